@@ -1,0 +1,153 @@
+//! MurmurHash3 x86_32 with seed 0: Pulsar's `Murmur3_32Hash` scheme.
+//!
+//! The Java client (`Murmur3Hash32.makeHash`) hashes the UTF-8 bytes of the
+//! key and clears bit 31, so [`murmur3_32`] is what routing uses. The raw
+//! value ([`murmur3_32_raw`]) is what master's `Murmur3_32Hash.makeRawHash`
+//! returns (as an unsigned number here) and what scalable topics split on.
+
+const C1: u32 = 0xcc9e_2d51;
+const C2: u32 = 0x1b87_3593;
+
+/// Clears bit 31, as Pulsar does before any modulo, so the value is a
+/// non-negative Java `int`.
+pub(crate) const POSITIVE_MASK: u32 = 0x7fff_ffff;
+
+#[inline(always)]
+const fn mix_k(k: u32) -> u32 {
+    k.wrapping_mul(C1).rotate_left(15).wrapping_mul(C2)
+}
+
+#[inline(always)]
+const fn mix_h(h: u32, k: u32) -> u32 {
+    (h ^ mix_k(k))
+        .rotate_left(13)
+        .wrapping_mul(5)
+        .wrapping_add(0xe654_6b64)
+}
+
+#[inline(always)]
+const fn fmix(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
+}
+
+/// Folds a 0..=3 byte tail into `h`. The tail bytes are unsigned, which is
+/// where several hand ports of Murmur3 (sign-extending `byte`) go wrong.
+#[inline(always)]
+const fn finish(h: u32, tail: &[u8], total_len: u64) -> u32 {
+    let mut k = 0u32;
+    if tail.len() >= 3 {
+        k ^= (tail[2] as u32) << 16;
+    }
+    if tail.len() >= 2 {
+        k ^= (tail[1] as u32) << 8;
+    }
+    if !tail.is_empty() {
+        k ^= tail[0] as u32;
+    }
+    // Java folds `len` as an int; the truncation only matters past 4 GiB,
+    // which no Java byte array can reach.
+    fmix(h ^ mix_k(k) ^ (total_len as u32))
+}
+
+/// The raw MurmurHash3 x86_32 (seed 0) of `data`, all 32 bits.
+///
+/// ```
+/// assert_eq!(pulsar_routing::murmur3_32_raw(b"k1") as i32, -37330902);
+/// ```
+#[must_use]
+pub const fn murmur3_32_raw(data: &[u8]) -> u32 {
+    let mut h = 0u32;
+    let mut rest = data;
+    while let Some((block, tail)) = rest.split_first_chunk::<4>() {
+        h = mix_h(h, u32::from_le_bytes(*block));
+        rest = tail;
+    }
+    finish(h, rest, data.len() as u64)
+}
+
+/// Pulsar's `Murmur3_32Hash`: MurmurHash3 x86_32 (seed 0) masked to 31 bits.
+///
+/// This is the hash the Java, C++ and Go clients agree on for every key.
+///
+/// ```
+/// assert_eq!(pulsar_routing::murmur3_32(b"hello"), 613153351);
+/// assert_eq!(pulsar_routing::murmur3_32(b""), 0);
+/// ```
+#[must_use]
+pub const fn murmur3_32(data: &[u8]) -> u32 {
+    murmur3_32_raw(data) & POSITIVE_MASK
+}
+
+/// Streaming MurmurHash3 x86_32 (seed 0): any chunking of the input gives the
+/// same result as [`murmur3_32_raw`] over the concatenation.
+///
+/// ```
+/// use pulsar_routing::{Murmur3Hasher, murmur3_32};
+/// let mut h = Murmur3Hasher::new();
+/// h.update(b"hel").update(b"lo");
+/// assert_eq!(h.finalize(), murmur3_32(b"hello"));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Murmur3Hasher {
+    h: u32,
+    pending: [u8; 4],
+    pending_len: u8,
+    total_len: u64,
+}
+
+impl Murmur3Hasher {
+    /// A hasher with no input yet.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            h: 0,
+            pending: [0; 4],
+            pending_len: 0,
+            total_len: 0,
+        }
+    }
+
+    /// Feeds more bytes.
+    pub fn update(&mut self, mut data: &[u8]) -> &mut Self {
+        self.total_len = self.total_len.wrapping_add(data.len() as u64);
+        if self.pending_len > 0 {
+            let have = usize::from(self.pending_len);
+            let take = (4 - have).min(data.len());
+            self.pending[have..have + take].copy_from_slice(&data[..take]);
+            data = &data[take..];
+            self.pending_len += take as u8;
+            if self.pending_len < 4 {
+                return self;
+            }
+            self.h = mix_h(self.h, u32::from_le_bytes(self.pending));
+            self.pending_len = 0;
+        }
+        let mut blocks = data.chunks_exact(4);
+        for block in &mut blocks {
+            // chunks_exact(4) only yields 4-byte slices.
+            let word = u32::from_le_bytes([block[0], block[1], block[2], block[3]]);
+            self.h = mix_h(self.h, word);
+        }
+        let tail = blocks.remainder();
+        self.pending[..tail.len()].copy_from_slice(tail);
+        self.pending_len = tail.len() as u8;
+        self
+    }
+
+    /// The raw 32-bit hash of everything fed so far; the hasher can go on.
+    #[must_use]
+    pub const fn finalize_raw(&self) -> u32 {
+        let tail = self.pending.split_at(self.pending_len as usize).0;
+        finish(self.h, tail, self.total_len)
+    }
+
+    /// The 31-bit (Pulsar-masked) hash of everything fed so far.
+    #[must_use]
+    pub const fn finalize(&self) -> u32 {
+        self.finalize_raw() & POSITIVE_MASK
+    }
+}
