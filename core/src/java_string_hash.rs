@@ -29,7 +29,16 @@ fn step_char(h: u32, c: char) -> u32 {
 /// its own UTF-16 unit (the Base64 text of `keyBytes` keys).
 #[inline]
 pub(crate) fn java_string_hash_ascii_bytes(h: u32, ascii: &[u8]) -> u32 {
-    ascii.iter().fold(h, |h, &b| step(h, u32::from(b)))
+    let mut blocks = ascii.chunks_exact(8);
+    let h = (&mut blocks).fold(h, |h, block| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(block);
+        step8(h, b)
+    });
+    blocks
+        .remainder()
+        .iter()
+        .fold(h, |h, &b| step(h, u32::from(b)))
 }
 
 /// `String.hashCode()` of `s`, as Java's signed `int`.
@@ -40,19 +49,53 @@ pub(crate) fn java_string_hash_ascii_bytes(h: u32, ascii: &[u8]) -> u32 {
 #[must_use]
 pub fn java_string_hashcode(s: &str) -> i32 {
     let bytes = s.as_bytes();
-    // ASCII bytes are their own UTF-16 units, so the common case needs no
-    // decoding; the first non-ASCII byte hands the rest to `chars()`.
-    let ascii_len = bytes
-        .iter()
-        .position(|b| !b.is_ascii())
-        .unwrap_or(bytes.len());
-    let (ascii, rest) = bytes.split_at(ascii_len);
-    let mut h = java_string_hash_ascii_bytes(0, ascii);
-    if !rest.is_empty() {
-        // `ascii_len` is a char boundary: everything before it is ASCII.
-        h = s[ascii_len..].chars().fold(h, step_char);
+    let mut h = 0u32;
+    let mut i = 0;
+    // One pass: ASCII bytes are their own UTF-16 units, and the rare
+    // non-ASCII character is decoded where it starts.
+    while let Some(&b) = bytes.get(i) {
+        if let Some(block) = bytes
+            .get(i..i + 8)
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            && u64::from_le_bytes(block) & 0x8080_8080_8080_8080 == 0
+        {
+            h = step8(h, block);
+            i += 8;
+        } else if b.is_ascii() {
+            h = step(h, u32::from(b));
+            i += 1;
+        } else {
+            // `i` is a char boundary: it only ever advances by whole chars.
+            let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) else {
+                break;
+            };
+            h = step_char(h, c);
+            i += c.len_utf8();
+        }
     }
     h as i32
+}
+
+/// 31^0 ..= 31^8, wrapping: eight steps of `h = 31 * h + c` collapse into
+/// `h * 31^8 + sum(c_j * 31^(7 - j))`, whose products are independent, so
+/// the hash is no longer one long chain of dependent multiplies.
+const POWERS_OF_31: [u32; 9] = {
+    let mut p = [1u32; 9];
+    let mut i = 1;
+    while i < 9 {
+        p[i] = p[i - 1].wrapping_mul(31);
+        i += 1;
+    }
+    p
+};
+
+#[inline(always)]
+fn step8(h: u32, block: [u8; 8]) -> u32 {
+    let mut sum = 0u32;
+    for (j, &c) in block.iter().enumerate() {
+        sum = sum.wrapping_add(u32::from(c).wrapping_mul(POWERS_OF_31[7 - j]));
+    }
+    h.wrapping_mul(POWERS_OF_31[8]).wrapping_add(sum)
 }
 
 /// Pulsar's `JavaStringHash.makeHash(String)`: `s.hashCode() & 0x7fffffff`.
@@ -95,6 +138,27 @@ pub fn java_string_hashcode_bytes(bytes: &[u8]) -> i32 {
 #[must_use]
 pub fn java_string_hash_bytes(bytes: &[u8]) -> u32 {
     java_string_hashcode_bytes(bytes) as u32 & POSITIVE_MASK
+}
+
+/// Feeds `sink` the bytes of Java's `String.getBytes(UTF_8)` for a string
+/// held as UTF-16 `units`, in small pieces: valid surrogate pairs become one
+/// 4-byte character, and each lone surrogate becomes `?` (0x3F), as Java's
+/// encoder replaces it. This is what `Murmur3Hash32.makeHash(String)`
+/// hashes for a Java string.
+pub fn java_utf8_of_utf16(units: &[u16], mut sink: impl FnMut(&[u8])) {
+    let mut buf = [0u8; 64];
+    let mut used = 0;
+    for decoded in char::decode_utf16(units.iter().copied()) {
+        let c = decoded.unwrap_or('?');
+        if used + 4 > buf.len() {
+            sink(&buf[..used]);
+            used = 0;
+        }
+        used += c.encode_utf8(&mut buf[used..]).len();
+    }
+    if used > 0 {
+        sink(&buf[..used]);
+    }
 }
 
 /// Decodes `bytes` as UTF-8 the way `new String(bytes, UTF_8)` does in the

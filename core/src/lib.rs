@@ -1,7 +1,7 @@
 //! Apache Pulsar's routing functions, byte-for-byte as the Java client and
 //! broker compute them, with no heap, no clock and no randomness.
 //!
-//! This release covers the first routing layer, producer to partition:
+//! **Producer to partition** (the crate root):
 //!
 //! - the hashes: [`murmur3_32`] (and its streaming [`Murmur3Hasher`]),
 //!   [`java_string_hash`] (`String.hashCode()` over UTF-16, with Java's own
@@ -12,6 +12,13 @@
 //! - routing keys as the Java producer sets them ([`RoutingKey`]);
 //! - the routers: [`RoundRobinRouter`], [`SinglePartitionRouter`] and
 //!   [`CustomRouter`], with Java's selection rules and error messages.
+//!
+//! **Topic to bundle**: [`topic_name`] parses every form of topic name the
+//! broker accepts (4.x rules by default, 5.0's as an option) and hashes the
+//! canonical name without building it; [`bundles`] maps that hash to a
+//! namespace bundle, and splits bundles with the broker's four algorithms.
+//!
+//! **Key_Shared subscription to consumer**: [`key_shared`].
 //!
 //! ```
 //! use pulsar_routing::{HashingScheme, PartitionCount, RoutingKey, RoundRobinRouter};
@@ -39,13 +46,18 @@
 extern crate std;
 
 mod base64;
+pub mod bundles;
 mod crc32;
+mod java_number;
 mod java_string_hash;
+pub mod key_shared;
 mod murmur3;
 mod partition_count;
 pub mod router;
 mod routing_key;
 mod sign_safe_mod;
+pub mod topic_name;
+mod unicode_digit;
 
 pub use base64::{base64_len, encode_base64};
 pub use crc32::{Crc32, crc32};
@@ -65,3 +77,12 @@ pub use routing_key::{
     HashingScheme, RoutingKey, UnknownHashingScheme, partition_for_key, partition_for_key_bytes,
 };
 pub use sign_safe_mod::{DivisionByZero, sign_safe_mod};
+pub use topic_name::{
+    TopicDomain, TopicName, TopicNameError, TopicNameRules, UnknownTopicNameRules,
+    get_partition_index,
+};
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

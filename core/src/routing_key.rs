@@ -5,7 +5,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::base64::for_each_base64_chunk;
-use crate::java_string_hash::{java_string_hash, java_string_hash_ascii_bytes};
+use crate::java_string_hash::{
+    java_string_hash, java_string_hash_ascii_bytes, java_string_hash_utf16, java_utf8_of_utf16,
+};
 use crate::murmur3::{Murmur3Hasher, murmur3_32};
 use crate::partition_count::PartitionCount;
 
@@ -83,6 +85,7 @@ impl core::error::Error for UnknownHashingScheme {}
 /// |---|---|---|
 /// | `key(s)` | [`RoutingKey::Key`] | the hash of `s`; `key("")` is a key, hashed to 0 |
 /// | `keyBytes(b)` | [`RoutingKey::KeyBytes`] | the hash of the padded standard Base64 text of `b` |
+/// | `key(s)`, `s` as UTF-16 | [`RoutingKey::KeyUtf16`] | as `key(s)`, lone surrogates included |
 /// | `key(null)`, `keyBytes(null)`, none | [`RoutingKey::None`] | the router's keyless rule |
 ///
 /// The Java routers ignore the ordering key; only Key_Shared dispatch uses it.
@@ -96,6 +99,10 @@ pub enum RoutingKey<'a> {
     /// `keyBytes(byte[])`: Java stores `Base64.getEncoder().encodeToString(b)`
     /// as the key, and that text is what gets hashed.
     KeyBytes(&'a [u8]),
+    /// `key(String)` for a string held as UTF-16 code units, which, like a
+    /// Java `String` (and unlike `&str`), may contain lone surrogates: Murmur3
+    /// then hashes `?` in their place, as `getBytes(UTF_8)` does.
+    KeyUtf16(&'a [u16]),
 }
 
 impl RoutingKey<'_> {
@@ -113,6 +120,16 @@ impl RoutingKey<'_> {
             Self::None => None,
             Self::Key(key) => Some(scheme.hash_str(key)),
             Self::KeyBytes(bytes) => Some(hash_base64_of(bytes, scheme)),
+            Self::KeyUtf16(units) => Some(match scheme {
+                HashingScheme::JavaStringHash => java_string_hash_utf16(units),
+                HashingScheme::Murmur3_32Hash => {
+                    let mut hasher = Murmur3Hasher::new();
+                    java_utf8_of_utf16(units, |chunk| {
+                        hasher.update(chunk);
+                    });
+                    hasher.finalize()
+                }
+            }),
         }
     }
 

@@ -5,9 +5,10 @@ use std::io::Cursor;
 
 use proptest::prelude::*;
 use pulsar_routing::{
-    CustomRouter, HashingScheme, Murmur3Hasher, PartitionCount, RoundRobinRouter, RoutingKey, SinglePartitionRouter,
-    base64_len, encode_base64, java_lossy_utf8, java_string_hash, java_string_hashcode, java_string_hashcode_bytes,
-    java_string_hashcode_utf16, murmur3_32, murmur3_32_raw, partition_for_key, partition_for_key_bytes, sign_safe_mod,
+    CustomRouter, HashingScheme, Murmur3Hasher, PartitionCount, RoundRobinRouter, RoutingKey,
+    SinglePartitionRouter, base64_len, encode_base64, java_lossy_utf8, java_string_hash,
+    java_string_hashcode, java_string_hashcode_bytes, java_string_hashcode_utf16, murmur3_32,
+    murmur3_32_raw, partition_for_key, partition_for_key_bytes, sign_safe_mod,
 };
 
 /// Java's `signSafeMod`, written the long way in 128-bit arithmetic.
@@ -21,7 +22,11 @@ fn reference_base64(bytes: &[u8]) -> String {
     const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
@@ -40,7 +45,10 @@ fn any_partition_count() -> impl Strategy<Value = PartitionCount> {
 }
 
 fn any_scheme() -> impl Strategy<Value = HashingScheme> {
-    prop_oneof![Just(HashingScheme::JavaStringHash), Just(HashingScheme::Murmur3_32Hash)]
+    prop_oneof![
+        Just(HashingScheme::JavaStringHash),
+        Just(HashingScheme::Murmur3_32Hash)
+    ]
 }
 
 proptest! {
@@ -193,11 +201,26 @@ proptest! {
 fn partition_count_validation() {
     use pulsar_routing::PartitionCountError;
     assert_eq!(PartitionCount::new(0), Err(PartitionCountError::Zero));
-    assert_eq!(PartitionCount::from_i64(-1), Err(PartitionCountError::Negative));
-    assert_eq!(PartitionCount::new(1 << 31), Err(PartitionCountError::TooLarge));
-    assert_eq!(PartitionCount::from_i64(i64::MAX), Err(PartitionCountError::TooLarge));
-    assert_eq!(PartitionCount::try_from(usize::MAX), Err(PartitionCountError::TooLarge));
-    assert_eq!(PartitionCount::new(PartitionCount::MAX).map(PartitionCount::get), Ok(i32::MAX as u32));
+    assert_eq!(
+        PartitionCount::from_i64(-1),
+        Err(PartitionCountError::Negative)
+    );
+    assert_eq!(
+        PartitionCount::new(1 << 31),
+        Err(PartitionCountError::TooLarge)
+    );
+    assert_eq!(
+        PartitionCount::from_i64(i64::MAX),
+        Err(PartitionCountError::TooLarge)
+    );
+    assert_eq!(
+        PartitionCount::try_from(usize::MAX),
+        Err(PartitionCountError::TooLarge)
+    );
+    assert_eq!(
+        PartitionCount::new(PartitionCount::MAX).map(PartitionCount::get),
+        Ok(i32::MAX as u32)
+    );
     assert_eq!(PartitionCount::ONE.reduce(u32::MAX), 0);
 }
 
@@ -218,10 +241,13 @@ fn round_robin_router_is_shared_between_threads_without_losing_counts() {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).fold([0u32; 7], |mut acc, c| {
-            acc.iter_mut().zip(c).for_each(|(a, b)| *a += b);
-            acc
-        })
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .fold([0u32; 7], |mut acc, c| {
+                acc.iter_mut().zip(c).for_each(|(a, b)| *a += b);
+                acc
+            })
     });
     // 4 * 70000 consecutive counter values cover each residue equally.
     assert_eq!(counts, [4 * 10_000; 7]);
@@ -231,15 +257,25 @@ fn round_robin_router_is_shared_between_threads_without_losing_counts() {
 fn routing_mode_rules_and_messages() {
     use pulsar_routing::{MessageRoutingMode as Mode, partition_switch_ms, resolve_routing_mode};
     assert_eq!(
-        resolve_routing_mode(Some(Mode::CustomPartition), false).unwrap_err().to_string(),
+        resolve_routing_mode(Some(Mode::CustomPartition), false)
+            .unwrap_err()
+            .to_string(),
         "When 'messageRoutingMode' is CustomPartition, 'messageRouter' should be set"
     );
     assert_eq!(
-        resolve_routing_mode(Some(Mode::SinglePartition), true).unwrap_err().to_string(),
+        resolve_routing_mode(Some(Mode::SinglePartition), true)
+            .unwrap_err()
+            .to_string(),
         "When 'messageRouter' is set, 'messageRoutingMode' should be set as CustomPartition"
     );
-    assert_eq!(resolve_routing_mode(Some(Mode::SinglePartition), false), Ok(Mode::SinglePartition));
-    assert_eq!(resolve_routing_mode(Some(Mode::CustomPartition), true), Ok(Mode::CustomPartition));
+    assert_eq!(
+        resolve_routing_mode(Some(Mode::SinglePartition), false),
+        Ok(Mode::SinglePartition)
+    );
+    assert_eq!(
+        resolve_routing_mode(Some(Mode::CustomPartition), true),
+        Ok(Mode::CustomPartition)
+    );
     // Spec 3.3: 5 ms x 10 = 50 ms; 1500 us x 3 = 4500 us, truncated to 4 ms.
     assert_eq!(partition_switch_ms(10, 5_000), Ok(50));
     assert_eq!(partition_switch_ms(3, 1_500), Ok(4));
@@ -258,7 +294,33 @@ fn hashing_scheme_names_round_trip() {
     for scheme in [HashingScheme::JavaStringHash, HashingScheme::Murmur3_32Hash] {
         assert_eq!(scheme.name().parse::<HashingScheme>(), Ok(scheme));
     }
-    assert_eq!("Murmur3_32Hash".parse::<HashingScheme>(), Ok(HashingScheme::Murmur3_32Hash));
+    assert_eq!(
+        "Murmur3_32Hash".parse::<HashingScheme>(),
+        Ok(HashingScheme::Murmur3_32Hash)
+    );
     assert!("BoostHash".parse::<HashingScheme>().is_err());
     assert_eq!(HashingScheme::default(), HashingScheme::JavaStringHash);
+}
+
+proptest! {
+    #[test]
+    fn utf16_keys_route_like_their_string(s in any::<String>(), n in any_partition_count(), scheme in any_scheme()) {
+        let units: Vec<u16> = s.encode_utf16().collect();
+        prop_assert_eq!(RoutingKey::KeyUtf16(&units).partition(scheme, n), RoutingKey::Key(&s).partition(scheme, n));
+    }
+
+    #[test]
+    fn lone_surrogates_hash_as_question_marks_under_murmur3(prefix in "[a-z]{0,70}", surrogate in 0xd800u16..0xe000) {
+        let mut units: Vec<u16> = prefix.encode_utf16().collect();
+        units.push(surrogate);
+        let with_mark = format!("{prefix}?");
+        prop_assert_eq!(
+            RoutingKey::KeyUtf16(&units).hash(HashingScheme::Murmur3_32Hash),
+            Some(murmur3_32(with_mark.as_bytes()))
+        );
+        prop_assert_eq!(
+            RoutingKey::KeyUtf16(&units).hash(HashingScheme::JavaStringHash),
+            Some(java_string_hashcode_utf16(&units) as u32 & 0x7fff_ffff)
+        );
+    }
 }

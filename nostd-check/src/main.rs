@@ -9,22 +9,54 @@
 
 use core::panic::PanicInfo;
 
+use pulsar_routing::bundles::BundleLayout;
+use pulsar_routing::key_shared::{ConsistentHashingConfig, ConsistentHashingSelector, StickyKey};
 use pulsar_routing::{
-    HashingScheme, PartitionCount, RoundRobinRouter, RoutingKey, crc32, java_string_hash, murmur3_32,
-    partition_for_key_bytes,
+    HashingScheme, PartitionCount, RoundRobinRouter, RoutingKey, TopicName, crc32,
+    java_string_hash, murmur3_32, partition_for_key_bytes,
 };
+
+/// Key_Shared in caller storage on the stack: two consumers split the ring.
+fn key_shared_checks() -> bool {
+    let config = ConsistentHashingConfig::new(2);
+    // About 67k words for two consumers: the flat 65536-slot table dominates.
+    let mut storage = [0u32; 1 << 17];
+    let needed = config.storage_words().unwrap_or(usize::MAX);
+    let Some(storage) = storage.get_mut(..needed) else {
+        return false;
+    };
+    let Ok(mut selector) = ConsistentHashingSelector::new(config, storage) else {
+        return false;
+    };
+    if selector.add(1, "consumer-a").is_err() || selector.add(2, "consumer-b").is_err() {
+        return false;
+    }
+    let owner = selector.select_key(&StickyKey::Key(b"order-17"));
+    owner == Some(1) || owner == Some(2)
+}
 
 fn checks() -> bool {
     let Ok(n) = PartitionCount::new(7) else {
         return false;
     };
     let router = RoundRobinRouter::without_batching(HashingScheme::Murmur3_32Hash, 2147483645);
+    let Ok(topic) = TopicName::parse("my-topic") else {
+        return false;
+    };
+    let Ok(four) = BundleLayout::default_for(4) else {
+        return false;
+    };
     // Values from the golden vectors and the spec's examples.
     murmur3_32(b"hello") == 613153351
         && java_string_hash("\u{1f600}") == 1772899
         && crc32(b"persistent://public/default/my-topic") == 732775927
         && router.choose_partition(RoutingKey::Key("hello"), n, 0) == 613153351 % 7
-        && partition_for_key_bytes(b"hello", n, HashingScheme::Murmur3_32Hash) == murmur3_32(b"aGVsbG8=") % 7
+        && partition_for_key_bytes(b"hello", n, HashingScheme::Murmur3_32Hash)
+            == murmur3_32(b"aGVsbG8=") % 7
+        && topic.crc32() == 732775927
+        && four
+            .bundle_for_topic(&topic)
+            .is_some_and(|b| b.lower() == 0 && b.upper() == 0x4000_0000)
 }
 
 fn exit(code: usize) -> ! {
@@ -49,7 +81,11 @@ core::arch::global_asm!(
 );
 
 extern "C" fn entry() -> ! {
-    exit(if checks() { 0 } else { 1 })
+    exit(if checks() && key_shared_checks() {
+        0
+    } else {
+        1
+    })
 }
 
 #[panic_handler]
@@ -121,6 +157,17 @@ pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
         }
     }
     0
+}
+
+/// `bcmp`: `memcmp` where only equality matters, which LLVM emits for slice
+/// comparisons.
+///
+/// # Safety
+/// `n` bytes readable at both pointers.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    // SAFETY: the same contract as memcmp.
+    unsafe { memcmp(a, b, n) }
 }
 
 /// The precompiled `core` carries unwind tables that name this symbol; with

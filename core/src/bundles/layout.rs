@@ -1,0 +1,428 @@
+//! A namespace's bundles: sorted boundaries over the 32-bit hash space.
+
+use core::cmp::Ordering;
+
+use super::range::FULL_UPPER_BOUND;
+use super::{BundleError, BundleRange};
+use crate::java_number::decode_long;
+use crate::topic_name::TopicName;
+
+/// A namespace's bundle layout (Java's `NamespaceBundles`): `k + 1` sorted
+/// boundaries making `k` bundles, bundle `i` being `[b[i], b[i+1])` and the
+/// last one `[b[k-1], 0xffffffff]`.
+///
+/// The default layout of a new namespace needs no storage
+/// ([`BundleLayout::default_for`]); any other layout borrows its boundaries
+/// from the caller ([`BundleLayout::new`]), so nothing is allocated.
+///
+/// ```
+/// use pulsar_routing::bundles::BundleLayout;
+/// let four = BundleLayout::default_for(4)?;
+/// let names: Vec<String> = four.bundles().map(|b| b.to_string()).collect();
+/// assert_eq!(names[0], "0x00000000_0x40000000");
+/// assert_eq!(names[3], "0xc0000000_0xffffffff");
+/// assert_eq!(four.bundle_for_hash(732775927).map(|b| b.to_string()).as_deref(), Some("0x00000000_0x40000000"));
+/// # Ok::<(), pulsar_routing::bundles::BundleError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BundleLayout<'a> {
+    repr: Repr<'a>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Repr<'a> {
+    /// `PoliciesUtil.getBundles(count)`: boundaries `i * step`, then `0xffffffff`.
+    Default {
+        count: u32,
+        step: u64,
+    },
+    Explicit(&'a [u32]),
+}
+
+impl<'a> BundleLayout<'a> {
+    /// The layout the broker gives a namespace created with `count` bundles
+    /// (`PoliciesUtil.getBundles`): boundaries every `2^32 / count`, the last
+    /// forced to `0xffffffff`, so the last bundle is the widest when `count`
+    /// does not divide 2^32. The broker's default is 4.
+    ///
+    /// # Errors
+    /// [`BundleError::NoBundles`] for 0.
+    pub const fn default_for(count: u32) -> Result<Self, BundleError> {
+        if count == 0 {
+            return Err(BundleError::NoBundles);
+        }
+        Ok(Self {
+            repr: Repr::Default {
+                count,
+                step: (1u64 << 32) / count as u64,
+            },
+        })
+    }
+
+    /// A layout over caller-owned boundaries, checked as Java's
+    /// `NamespaceBundles` constructor checks them, in its order.
+    ///
+    /// # Errors
+    /// [`BundleError::NoBoundaries`], [`BundleError::TooFewBoundaries`],
+    /// [`BundleError::BoundariesNotSorted`],
+    /// [`BundleError::UpperEndpointNotExclusive`] (the last boundary must be
+    /// `0xffffffff`, and no other may be) and [`BundleError::EmptyRange`] (a
+    /// repeated boundary).
+    pub fn new(boundaries: &'a [u32]) -> Result<Self, BundleError> {
+        match boundaries.len() {
+            0 => return Err(BundleError::NoBoundaries),
+            1 => return Err(BundleError::TooFewBoundaries),
+            _ => {}
+        }
+        let last = boundaries.len() - 1;
+        for (i, pair) in boundaries.windows(2).enumerate() {
+            let (lower, upper) = (pair[0], pair[1]);
+            if upper < lower {
+                return Err(BundleError::BoundariesNotSorted);
+            }
+            let is_last = i + 1 == last;
+            if is_last != (upper == FULL_UPPER_BOUND) {
+                return Err(BundleError::UpperEndpointNotExclusive);
+            }
+            if lower == upper && !is_last {
+                return Err(BundleError::EmptyRange);
+            }
+        }
+        Ok(Self {
+            repr: Repr::Explicit(boundaries),
+        })
+    }
+
+    /// The number of bundles.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        match self.repr {
+            Repr::Default { count, .. } => count as usize,
+            Repr::Explicit(b) => b.len() - 1,
+        }
+    }
+
+    /// Always false: a layout has at least one bundle.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Boundary `i` of `len() + 1`, or `None` past the end.
+    #[must_use]
+    pub const fn boundary(&self, i: usize) -> Option<u32> {
+        match self.repr {
+            Repr::Default { count, step } => {
+                if i < count as usize {
+                    // i < count, so i * step < 2^32.
+                    Some((i as u64 * step) as u32)
+                } else if i == count as usize {
+                    Some(FULL_UPPER_BOUND)
+                } else {
+                    None
+                }
+            }
+            Repr::Explicit(b) => {
+                if i < b.len() {
+                    Some(b[i])
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// All `len() + 1` boundaries, in order.
+    pub fn boundaries(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        (0..self.len() + 1).map(|i| self.boundary(i).unwrap_or(FULL_UPPER_BOUND))
+    }
+
+    /// Bundle `i`, or `None` past the end.
+    #[must_use]
+    pub fn bundle(&self, i: usize) -> Option<BundleRange> {
+        let lower = self.boundary(i)?;
+        let upper = self.boundary(i + 1)?;
+        // The constructors guarantee non-empty, sorted ranges.
+        BundleRange::new(i64::from(lower), i64::from(upper)).ok()
+    }
+
+    /// Every bundle, in hash order.
+    pub fn bundles(&self) -> impl ExactSizeIterator<Item = BundleRange> + '_ {
+        (0..self.len()).map(|i| self.bundle(i).unwrap_or(BundleRange::FULL))
+    }
+
+    /// The index of the bundle that owns `hash`, or `None` when `hash` is
+    /// below the first boundary (only possible in an explicit layout that
+    /// does not start at 0).
+    ///
+    /// A hash of exactly `0xffffffff` maps to the last bundle, whose range
+    /// includes it. The broker's `getBundle(hash)` throws
+    /// `IndexOutOfBoundsException` there instead (its binary search lands one
+    /// past the last bundle); [`BundleLayout::bundle_index_for_hash_java`]
+    /// reproduces that.
+    #[must_use]
+    #[inline]
+    pub fn bundle_index_for_hash(&self, hash: u32) -> Option<usize> {
+        match self.repr {
+            Repr::Default { count, step } => Some(default_index(count, step, hash)),
+            Repr::Explicit(b) => {
+                // The number of boundaries <= hash, minus one, is the bundle
+                // whose lower bound is the largest one not above the hash.
+                let at_or_below = b.partition_point(|&x| x <= hash);
+                let last = b.len() - 2;
+                at_or_below.checked_sub(1).map(|i| i.min(last))
+            }
+        }
+    }
+
+    /// [`BundleLayout::bundle_index_for_hash`] with the broker's failure
+    /// modes: `0xffffffff` and hashes below the first boundary are errors.
+    ///
+    /// # Errors
+    /// [`BundleError::NoBundleForHash`] where Java throws
+    /// `IndexOutOfBoundsException`.
+    pub fn bundle_index_for_hash_java(&self, hash: u32) -> Result<usize, BundleError> {
+        match self.bundle_index_for_hash(hash) {
+            Some(i) if hash != FULL_UPPER_BOUND => Ok(i),
+            _ => Err(BundleError::NoBundleForHash(hash)),
+        }
+    }
+
+    /// The bundle that owns `hash`; see [`BundleLayout::bundle_index_for_hash`].
+    #[must_use]
+    #[inline]
+    pub fn bundle_for_hash(&self, hash: u32) -> Option<BundleRange> {
+        self.bundle(self.bundle_index_for_hash(hash)?)
+    }
+
+    /// The bundle that serves `topic`: the CRC-32 of its canonical name,
+    /// streamed without building the string, then [`BundleLayout::bundle_for_hash`].
+    /// A partition is its own topic (`x-partition-3`): use
+    /// `bundle_for_hash(topic.partition(3)?.crc32())`, so the partitions of
+    /// one topic spread over the bundles.
+    ///
+    /// ```
+    /// use pulsar_routing::bundles::BundleLayout;
+    /// use pulsar_routing::topic_name::TopicName;
+    /// let topic = TopicName::parse("my-topic")?;
+    /// let bundle = BundleLayout::default_for(4)?.bundle_for_topic(&topic).unwrap();
+    /// assert_eq!(bundle.key(topic.namespace()).to_string(), "public/default/0x00000000_0x40000000");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn bundle_for_topic(&self, topic: &TopicName<'_>) -> Option<BundleRange> {
+        self.bundle_for_hash(topic.crc32())
+    }
+
+    /// The position of `bundle` in this layout, checked as Java's
+    /// `NamespaceBundles.validateBundle`.
+    ///
+    /// # Errors
+    /// [`BundleError::BundleNotFound`] when its lower bound is not a
+    /// boundary, [`BundleError::InvalidUpperBoundary`] when the upper bound
+    /// differs from the next boundary.
+    pub fn validate_bundle(&self, bundle: BundleRange) -> Result<usize, BundleError> {
+        let lower = u32::try_from(bundle.lower()).map_err(|_| BundleError::BundleNotFound)?;
+        let i = self
+            .search_boundary(lower)
+            .ok_or(BundleError::BundleNotFound)?;
+        match self.bundle(i) {
+            Some(found) if found.upper() == bundle.upper() => Ok(i),
+            _ => Err(BundleError::InvalidUpperBoundary),
+        }
+    }
+
+    /// Java's `Arrays.binarySearch` for an exact boundary. With repeated
+    /// boundaries (impossible in a validated layout) any match would do.
+    fn search_boundary(&self, value: u32) -> Option<usize> {
+        let (mut lo, mut hi) = (0usize, self.len() + 1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.boundary(mid)?.cmp(&value) {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    /// Counts how many of `hashes` land in each bundle, adding to `counts`
+    /// (one slot per bundle). Hashes that no bundle owns are not counted;
+    /// their number is returned.
+    ///
+    /// # Errors
+    /// [`BundleError::BufferTooSmall`] when `counts` has fewer than
+    /// [`BundleLayout::len`] slots.
+    pub fn count_per_bundle(
+        &self,
+        hashes: impl IntoIterator<Item = u32>,
+        counts: &mut [u64],
+    ) -> Result<u64, BundleError> {
+        let counts = counts
+            .get_mut(..self.len())
+            .ok_or(BundleError::BufferTooSmall { needed: self.len() })?;
+        let mut unowned = 0;
+        for hash in hashes {
+            match self
+                .bundle_index_for_hash(hash)
+                .and_then(|i| counts.get_mut(i))
+            {
+                Some(slot) => *slot += 1,
+                None => unowned += 1,
+            }
+        }
+        Ok(unowned)
+    }
+
+    /// For each hash, the bundle that owned it before and the one that owns
+    /// it after a layout change: the impact of a split on a topic list.
+    pub fn compare<'b, I>(
+        &self,
+        after: &BundleLayout<'b>,
+        hashes: I,
+    ) -> BundleChanges<'a, 'b, I::IntoIter>
+    where
+        I: IntoIterator<Item = u32>,
+    {
+        BundleChanges {
+            before: *self,
+            after: *after,
+            hashes: hashes.into_iter(),
+        }
+    }
+}
+
+/// The bundle of `hash` in the default layout, by arithmetic instead of a
+/// search: bundle `i` starts at `i * step`, and everything from
+/// `(count - 1) * step` up belongs to the last one.
+#[inline]
+fn default_index(count: u32, step: u64, hash: u32) -> usize {
+    let last = count as usize - 1;
+    // `hash * count >> 32` never exceeds `hash / step` (step <= 2^32/count),
+    // and falls short by at most `count / step`, under 1 while count <= 2^16;
+    // a single correction step then suffices. Above that, divide.
+    if count <= 1 << 16 {
+        let mut i = ((u64::from(hash) * u64::from(count)) >> 32) as usize;
+        if i < last && ((i as u64 + 1) * step) <= u64::from(hash) {
+            i += 1;
+        }
+        i.min(last)
+    } else {
+        ((u64::from(hash) / step) as usize).min(last)
+    }
+}
+
+/// Iterator returned by [`BundleLayout::compare`].
+#[derive(Clone, Debug)]
+pub struct BundleChanges<'a, 'b, I> {
+    before: BundleLayout<'a>,
+    after: BundleLayout<'b>,
+    hashes: I,
+}
+
+/// Where one hash (one topic) was and is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BundleChange {
+    /// The topic's CRC-32.
+    pub hash: u32,
+    /// Its bundle in the first layout.
+    pub before: Option<BundleRange>,
+    /// Its bundle in the second layout.
+    pub after: Option<BundleRange>,
+}
+
+impl BundleChange {
+    /// Whether the topic is now in a different bundle (a different range);
+    /// after a split, exactly the topics of the split bundle change.
+    #[must_use]
+    pub fn changed(&self) -> bool {
+        self.before != self.after
+    }
+}
+
+impl<I: Iterator<Item = u32>> Iterator for BundleChanges<'_, '_, I> {
+    type Item = BundleChange;
+
+    fn next(&mut self) -> Option<BundleChange> {
+        let hash = self.hashes.next()?;
+        Some(BundleChange {
+            hash,
+            before: self.before.bundle_for_hash(hash),
+            after: self.after.bundle_for_hash(hash),
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.hashes.size_hint()
+    }
+}
+
+/// Writes the default layout's `count + 1` boundaries into `out` and returns
+/// them (`PoliciesUtil.getBundles`).
+///
+/// # Errors
+/// [`BundleError::NoBundles`] for 0, [`BundleError::BufferTooSmall`] when
+/// `out` is shorter than `count + 1`.
+pub fn default_boundaries(count: u32, out: &mut [u32]) -> Result<&[u32], BundleError> {
+    let layout = BundleLayout::default_for(count)?;
+    let needed = layout.len() + 1;
+    let out = out
+        .get_mut(..needed)
+        .ok_or(BundleError::BufferTooSmall { needed })?;
+    for (slot, b) in out.iter_mut().zip(layout.boundaries()) {
+        *slot = b;
+    }
+    Ok(out)
+}
+
+/// Reads one boundary as the broker reads `BundlesData` boundaries
+/// (`Long.decode`: `0x…`, `#…`, octal, decimal), and checks that it lies in
+/// the 32-bit hash space.
+///
+/// # Errors
+/// [`BundleError::InvalidBound`] for text that is not a number, and
+/// [`BundleError::BoundaryOutOfRange`] outside `0..=0xffffffff`.
+pub fn parse_boundary(text: &str) -> Result<u32, BundleError> {
+    let value = decode_long(text).map_err(BundleError::from)?;
+    boundary_from_i64(value)
+}
+
+/// Checks that a boundary given as a signed number lies in the hash space.
+///
+/// # Errors
+/// [`BundleError::BoundaryOutOfRange`] outside `0..=0xffffffff`.
+pub fn boundary_from_i64(value: i64) -> Result<u32, BundleError> {
+    u32::try_from(value).map_err(|_| BundleError::BoundaryOutOfRange(value))
+}
+
+/// The admin API's check on a boundary list (`validateFullRange`): as a
+/// sorted set of strings, it must start with exactly `0x00000000` and end
+/// with exactly `0xffffffff`. It compares text, so `0x0` or `0xFFFFFFFF`
+/// fail even though they are the right numbers.
+///
+/// # Errors
+/// [`BundleError::NotFullRange`], or [`BundleError::NoBoundaries`] for an
+/// empty list.
+pub fn validate_full_range<'s>(
+    boundaries: impl IntoIterator<Item = &'s str>,
+) -> Result<(), BundleError> {
+    // Java's String order is by UTF-16 code unit.
+    let by_utf16 = |a: &&str, b: &&str| a.encode_utf16().cmp(b.encode_utf16());
+    let mut first: Option<&str> = None;
+    let mut last: Option<&str> = None;
+    for b in boundaries {
+        if first.is_none_or(|f| by_utf16(&b, &f) == Ordering::Less) {
+            first = Some(b);
+        }
+        if last.is_none_or(|l| by_utf16(&b, &l) == Ordering::Greater) {
+            last = Some(b);
+        }
+    }
+    match (first, last) {
+        (Some("0x00000000"), Some("0xffffffff")) => Ok(()),
+        (None, _) | (_, None) => Err(BundleError::NoBoundaries),
+        _ => Err(BundleError::NotFullRange),
+    }
+}

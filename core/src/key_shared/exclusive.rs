@@ -1,0 +1,658 @@
+//! The sticky-ranges selector (`HashRangeExclusiveStickyKeyConsumerSelector`):
+//! `STICKY` mode, where each consumer declares the ranges it wants.
+
+use super::storage::{
+    LayoutBuilder, NONE, Region, copy_prefix, fill, find_handle, id_at, id_index_len, index_insert,
+    index_remove, init_free, insert_at, mul, pop_free, push_free, rd, rebuild_handles, region,
+    set_id, split_mut, split_ref, wr,
+};
+use super::{AssignError, Assignment, ConfigError, ConsumerId, HashRange, KeyHashRange};
+
+/// The slots of the table: `select` reduces a hash modulo 65536 as Java does.
+const SLOTS: usize = 65536;
+
+/// Which broker release's rules the [`ExclusiveSelector`] follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ExclusiveMode {
+    /// master and 4.0.7+ (PR #24730): a slot belongs to the consumer whose
+    /// declared range contains it, and to nobody in the gaps; own ranges may
+    /// not overlap.
+    #[default]
+    Current,
+    /// 2.x, 3.x and 4.0.0–4.0.6 (golden field `broker_pre_24730`): only the
+    /// range ends are stored, so the slots in the gaps between one
+    /// consumer's ranges are delivered to it; own ranges are not checked
+    /// against each other; the conflict reported can differ; stats pair
+    /// consecutive stored bounds.
+    LegacyPre24730,
+}
+
+/// The size and rules of an [`ExclusiveSelector`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ExclusiveConfig {
+    /// How many consumers the storage holds.
+    pub max_consumers: u32,
+    /// How many declared ranges, over all consumers, the storage holds.
+    pub max_ranges: u32,
+    /// Current or legacy rules.
+    pub mode: ExclusiveMode,
+}
+
+/// Regions, in order: ids, state, declared starts, ends and owners (sorted
+/// by start), legacy bounds and their owners, slot table, scratch, id
+/// index, free handles.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    regions: [Region; 11],
+    total: usize,
+}
+
+impl ExclusiveConfig {
+    /// Room for `max_consumers` consumers and `max_ranges` ranges in all,
+    /// with the current rules.
+    #[must_use]
+    pub const fn new(max_consumers: u32, max_ranges: u32) -> Self {
+        Self {
+            max_consumers,
+            max_ranges,
+            mode: ExclusiveMode::Current,
+        }
+    }
+
+    /// The same config with other rules.
+    #[must_use]
+    pub const fn with_mode(self, mode: ExclusiveMode) -> Self {
+        Self { mode, ..self }
+    }
+
+    /// The number of `u32` words of storage the selector needs, with
+    /// `C = max_consumers` and `R = max_ranges`:
+    /// `4 * C + I + 4 * R + 65536` (the last term is the flat slot table),
+    /// plus `4 * R` with the legacy rules (the stored range ends); `I`, the
+    /// id index, is the smallest power of two `>= 2 * C` (at least 2).
+    ///
+    /// # Errors
+    /// [`ConfigError::CapacityTooLarge`] when the size overflows.
+    pub fn storage_words(&self) -> Result<usize, ConfigError> {
+        Ok(self.layout()?.total)
+    }
+
+    fn layout(&self) -> Result<Layout, ConfigError> {
+        if self.max_consumers == NONE || self.max_ranges >= NONE / 2 {
+            return Err(ConfigError::CapacityTooLarge);
+        }
+        let c = self.max_consumers as usize;
+        let r = self.max_ranges as usize;
+        let legacy = if self.mode == ExclusiveMode::LegacyPre24730 {
+            mul(r, 2)
+        } else {
+            Some(0)
+        };
+        let mut b = LayoutBuilder::new();
+        let regions = [
+            b.region(mul(c, 2)),
+            b.region(Some(c)),
+            b.region(Some(r)),
+            b.region(Some(r)),
+            b.region(Some(r)),
+            b.region(legacy),
+            b.region(legacy),
+            b.region(Some(SLOTS)),
+            b.region(Some(r)),
+            b.region(id_index_len(c)),
+            b.region(Some(c)),
+        ];
+        let total = b.total().ok_or(ConfigError::CapacityTooLarge)?;
+        Ok(Layout { regions, total })
+    }
+}
+
+/// The Exclusive (sticky ranges) selector: each consumer declares its
+/// ranges, which may not overlap another consumer's.
+///
+/// `add` checks, in the broker's order and with its messages: a
+/// `KeySharedMeta` is present, the ranges are not empty, then, sorted by
+/// start, each has `start <= end` and does not overlap the next, then none
+/// overlaps another consumer's (the first conflict found, checking each
+/// range against the stored ranges at and after its start). The broker does
+/// not check bounds (`[60000, 70000]` is accepted; slots above 65535 never
+/// occur); the client does ([`super::validate_sticky_ranges`]).
+///
+/// Costs, with `r` the consumer's ranges and `R` all stored ranges:
+/// `select` is one table lookup; `add` is O(r log r + r·R) plus the table
+/// update (the slots of its ranges), `remove` O(R) plus the same; with the
+/// legacy rules both rebuild the 65536-slot table. Java returns no impact
+/// for this selector.
+///
+/// ```
+/// use pulsar_routing::key_shared::{ExclusiveConfig, ExclusiveSelector, HashRange};
+/// let config = ExclusiveConfig::new(4, 16);
+/// let mut sel = ExclusiveSelector::new(config, vec![0u32; config.storage_words()?])?;
+/// sel.add(1, Some(&[HashRange::new(0, 9999), HashRange::new(20000, 29999)]))?;
+/// assert_eq!(sel.select(15000), None); // a gap: nobody
+/// let err = sel.add(2, Some(&[HashRange::new(9000, 12000)])).unwrap_err();
+/// assert_eq!(err.to_string(), "Range conflict with consumer Consumer{consumerId=1}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ExclusiveSelector<S> {
+    storage: S,
+    config: ExclusiveConfig,
+    layout: Layout,
+    consumers: u32,
+    ranges: u32,
+    keys: u32,
+}
+
+impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
+    /// An empty selector working in `storage`, which must hold at least
+    /// [`ExclusiveConfig::storage_words`] words (its contents are
+    /// overwritten).
+    ///
+    /// # Errors
+    /// [`ConfigError::CapacityTooLarge`] and [`ConfigError::StorageTooSmall`].
+    pub fn new(config: ExclusiveConfig, mut storage: S) -> Result<Self, ConfigError> {
+        let layout = config.layout()?;
+        let words = storage.as_mut();
+        let got = words.len();
+        let all = words
+            .get_mut(..layout.total)
+            .ok_or(ConfigError::StorageTooSmall {
+                needed: layout.total,
+                got,
+            })?;
+        all.fill(NONE);
+        let [.., free] = split_mut(all, &layout.regions);
+        init_free(free);
+        Ok(Self {
+            storage,
+            config,
+            layout,
+            consumers: 0,
+            ranges: 0,
+            keys: 0,
+        })
+    }
+
+    /// The selector's slots, `[0, 65535]`.
+    #[must_use]
+    pub const fn key_hash_range(&self) -> KeyHashRange {
+        KeyHashRange::EXCLUSIVE
+    }
+
+    /// The rules it follows.
+    #[must_use]
+    pub const fn mode(&self) -> ExclusiveMode {
+        self.config.mode
+    }
+
+    /// The number of consumers.
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.consumers as usize
+    }
+
+    /// True without consumers.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.consumers == 0
+    }
+
+    /// Whether `consumer` is in the selector.
+    #[must_use]
+    pub fn contains(&self, consumer: ConsumerId) -> bool {
+        let [ids, .., lookup, _] = split_ref(self.storage.as_ref(), &self.layout.regions);
+        find_handle(ids, lookup, consumer).is_some()
+    }
+
+    /// Adds a consumer with its declared ranges; `None` is a consumer that
+    /// sent no `KeySharedMeta`.
+    ///
+    /// # Errors
+    /// [`AssignError::DuplicateConsumer`] first; then the broker's
+    /// [`AssignError::MissingKeySharedMeta`], [`AssignError::EmptyRanges`],
+    /// [`AssignError::StartAfterEnd`], [`AssignError::OwnRangesConflict`]
+    /// and [`AssignError::RangeConflict`] (legacy rules:
+    /// [`AssignError::LegacyStartAfterEnd`] and [`AssignError::RangeConflict`],
+    /// range by range); then [`AssignError::ConsumerCapacity`] and
+    /// [`AssignError::RangeCapacity`]. Nothing changes on error.
+    pub fn add(
+        &mut self,
+        consumer: ConsumerId,
+        ranges: Option<&[HashRange]>,
+    ) -> Result<(), AssignError> {
+        let layout = self.layout;
+        let len = self.ranges as usize;
+        let keys_len = self.keys as usize;
+        let [
+            ids,
+            state,
+            starts,
+            ends,
+            owners,
+            keys,
+            key_owners,
+            table,
+            scratch,
+            lookup,
+            free,
+        ] = split_mut(self.storage.as_mut(), &layout.regions);
+        if find_handle(ids, lookup, consumer).is_some() {
+            return Err(AssignError::DuplicateConsumer { consumer });
+        }
+        let ranges = ranges.ok_or(AssignError::MissingKeySharedMeta)?;
+        if ranges.is_empty() {
+            return Err(AssignError::EmptyRanges);
+        }
+        let stored = Stored {
+            starts: starts.get(..len).unwrap_or(&[]),
+            ends,
+            owners,
+        };
+        match self.config.mode {
+            ExclusiveMode::Current => {
+                check_own_ranges(ranges, scratch)?;
+                if let Some(owner) = stored.find_conflict(ranges) {
+                    return Err(AssignError::RangeConflict {
+                        consumer: id_at(ids, owner),
+                    });
+                }
+            }
+            ExclusiveMode::LegacyPre24730 => {
+                let keys = StoredKeys {
+                    keys: keys.get(..keys_len).unwrap_or(&[]),
+                    owners: key_owners,
+                };
+                if let Some(err) = keys.legacy_check(ranges, &stored, ids) {
+                    return Err(err);
+                }
+            }
+        }
+        let handle = pop_free(free, self.consumers).ok_or(AssignError::ConsumerCapacity {
+            max_consumers: self.config.max_consumers,
+        })?;
+        if ranges.len() > starts.len().saturating_sub(len) {
+            return Err(AssignError::RangeCapacity {
+                max_ranges: self.config.max_ranges,
+            });
+        }
+        let mut len = len;
+        let mut keys_len = keys_len;
+        for range in ranges {
+            let at = starts
+                .get(..len)
+                .unwrap_or(&[])
+                .partition_point(|&s| s as i32 <= range.start);
+            insert_at(starts, at, len, range.start as u32);
+            insert_at(ends, at, len, range.end as u32);
+            insert_at(owners, at, len, handle);
+            len += 1;
+            if self.config.mode == ExclusiveMode::LegacyPre24730 {
+                for bound in [range.start, range.end] {
+                    let known = keys.get(..keys_len).unwrap_or(&[]);
+                    match known.binary_search_by_key(&bound, |&k| k as i32) {
+                        Ok(at) => wr(key_owners, at, handle),
+                        Err(at) => {
+                            insert_at(keys, at, keys_len, bound as u32);
+                            insert_at(key_owners, at, keys_len, handle);
+                            keys_len += 1;
+                        }
+                    }
+                }
+            } else {
+                fill(table, range.start.into(), range.end.into(), handle);
+            }
+        }
+        set_id(ids, handle, consumer);
+        index_insert(ids, lookup, handle);
+        wr(state, handle as usize, 0);
+        self.consumers += 1;
+        self.ranges = len as u32;
+        self.keys = keys_len as u32;
+        if self.config.mode == ExclusiveMode::LegacyPre24730 {
+            rebuild_legacy_table(table, keys.get(..keys_len).unwrap_or(&[]), key_owners);
+        }
+        Ok(())
+    }
+
+    /// Removes a consumer and its ranges; an unknown consumer is a no-op.
+    pub fn remove(&mut self, consumer: ConsumerId) {
+        let layout = self.layout;
+        let [
+            ids,
+            state,
+            starts,
+            ends,
+            owners,
+            keys,
+            key_owners,
+            table,
+            _,
+            lookup,
+            free,
+        ] = split_mut(self.storage.as_mut(), &layout.regions);
+        let Some(handle) = find_handle(ids, lookup, consumer) else {
+            return;
+        };
+        let mut w = 0usize;
+        for r in 0..self.ranges as usize {
+            let (start, end) = (rd(starts, r) as i32, rd(ends, r) as i32);
+            if rd(owners, r) == handle {
+                if self.config.mode == ExclusiveMode::Current {
+                    fill(table, start.into(), end.into(), NONE);
+                }
+            } else {
+                wr(starts, w, start as u32);
+                wr(ends, w, end as u32);
+                wr(owners, w, rd(owners, r));
+                w += 1;
+            }
+        }
+        self.ranges = w as u32;
+        if self.config.mode == ExclusiveMode::LegacyPre24730 {
+            let mut w = 0usize;
+            for k in 0..self.keys as usize {
+                if rd(key_owners, k) != handle {
+                    wr(keys, w, rd(keys, k));
+                    wr(key_owners, w, rd(key_owners, k));
+                    w += 1;
+                }
+            }
+            self.keys = w as u32;
+            rebuild_legacy_table(table, keys.get(..w).unwrap_or(&[]), key_owners);
+        }
+        wr(state, handle as usize, NONE);
+        index_remove(ids, lookup, handle);
+        push_free(free, self.consumers, handle);
+        self.consumers -= 1;
+    }
+
+    /// The consumer of `hash`: Java reduces it modulo 65536, then (current
+    /// rules) the stored range starting at or below it, if it contains it;
+    /// (legacy) the owner of the stored bounds on both sides, if the same.
+    #[must_use]
+    #[inline]
+    pub fn select(&self, hash: u32) -> Option<ConsumerId> {
+        let words = self.storage.as_ref();
+        let regions = &self.layout.regions;
+        let handle = rd(region(words, regions[7]), hash as usize % SLOTS);
+        (handle != NONE).then(|| id_at(region(words, regions[0]), handle))
+    }
+
+    /// The consumer of a sticky key: [`ExclusiveSelector::select`] of its
+    /// slot in [`KeyHashRange::EXCLUSIVE`].
+    #[must_use]
+    #[inline]
+    pub fn select_key(&self, key: &super::StickyKey<'_>) -> Option<ConsumerId> {
+        self.select(KeyHashRange::EXCLUSIVE.slot(key))
+    }
+
+    /// The snapshot: current rules, every declared range in start order;
+    /// legacy rules, the stored bounds paired two by two (`[b0, b1]`,
+    /// `[b2, b3]`, ...) where both have the same owner, as the old stats.
+    pub fn assignments(&self) -> impl Iterator<Item = Assignment> + '_ {
+        let [ids, _, starts, ends, owners, keys, key_owners, ..] =
+            split_ref(self.storage.as_ref(), &self.layout.regions);
+        let legacy = self.config.mode == ExclusiveMode::LegacyPre24730;
+        let declared =
+            (0..if legacy { 0 } else { self.ranges as usize }).map(move |r| Assignment {
+                range: HashRange::new(rd(starts, r) as i32, rd(ends, r) as i32),
+                consumer: id_at(ids, rd(owners, r)),
+            });
+        let pairs = (0..if legacy { self.keys as usize / 2 } else { 0 })
+            .filter(move |&i| rd(key_owners, 2 * i) == rd(key_owners, 2 * i + 1))
+            .map(move |i| Assignment {
+                range: HashRange::new(rd(keys, 2 * i) as i32, rd(keys, 2 * i + 1) as i32),
+                consumer: id_at(ids, rd(key_owners, 2 * i)),
+            });
+        declared.chain(pairs)
+    }
+
+    /// Each consumer's ranges as the broker's stats report them, in slot
+    /// order: current rules, merged when adjacent; legacy rules, the
+    /// paired bounds of [`ExclusiveSelector::assignments`], unmerged.
+    pub fn consumer_ranges(&self) -> impl Iterator<Item = Assignment> + '_ {
+        let legacy = self.config.mode == ExclusiveMode::LegacyPre24730;
+        let mut merged = super::snapshot::Merged::new(self.assignments());
+        let mut plain = self.assignments();
+        core::iter::from_fn(move || if legacy { plain.next() } else { merged.next() })
+    }
+
+    /// The consumers, in no particular order.
+    pub fn consumers(&self) -> impl Iterator<Item = ConsumerId> + '_ {
+        let [ids, state, ..] = split_ref(self.storage.as_ref(), &self.layout.regions);
+        state
+            .iter()
+            .enumerate()
+            .filter(|&(_, &s)| s != NONE)
+            .map(move |(h, _)| id_at(ids, h as u32))
+    }
+
+    /// The same selector in new, bigger storage: same ranges and same
+    /// rules. Bindings without a fixed capacity grow when an add fails with
+    /// [`AssignError::ConsumerCapacity`] or [`AssignError::RangeCapacity`];
+    /// `self` is left as it was.
+    ///
+    /// # Errors
+    /// [`ConfigError::CannotGrowInto`] for other rules, or fewer consumers
+    /// or ranges; the errors of [`ExclusiveSelector::new`].
+    pub fn grow<T: AsRef<[u32]> + AsMut<[u32]>>(
+        &self,
+        config: ExclusiveConfig,
+        storage: T,
+    ) -> Result<ExclusiveSelector<T>, ConfigError> {
+        let old_config = self.config;
+        if config.mode != old_config.mode
+            || config.max_consumers < old_config.max_consumers
+            || config.max_ranges < old_config.max_ranges
+        {
+            return Err(ConfigError::CannotGrowInto);
+        }
+        let mut grown = ExclusiveSelector::new(config, storage)?;
+        let old = split_ref(self.storage.as_ref(), &self.layout.regions);
+        let [
+            ids,
+            state,
+            starts,
+            ends,
+            owners,
+            keys,
+            key_owners,
+            table,
+            _,
+            lookup,
+            free,
+        ] = split_mut(grown.storage.as_mut(), &grown.layout.regions);
+        let c = old_config.max_consumers as usize;
+        let (ranges, bounds) = (self.ranges as usize, self.keys as usize);
+        copy_prefix(ids, old[0], 2 * c);
+        copy_prefix(state, old[1], c);
+        copy_prefix(starts, old[2], ranges);
+        copy_prefix(ends, old[3], ranges);
+        copy_prefix(owners, old[4], ranges);
+        copy_prefix(keys, old[5], bounds);
+        copy_prefix(key_owners, old[6], bounds);
+        copy_prefix(table, old[7], usize::MAX);
+        rebuild_handles(ids, state, lookup, free);
+        grown.consumers = self.consumers;
+        grown.ranges = self.ranges;
+        grown.keys = self.keys;
+        Ok(grown)
+    }
+
+    /// Gives the storage back.
+    pub fn into_storage(self) -> S {
+        self.storage
+    }
+}
+
+/// Master's own-range checks: sorted by start (stably), each range must
+/// have `start <= end` and must not overlap the next one.
+fn check_own_ranges(ranges: &[HashRange], scratch: &mut [u32]) -> Result<(), AssignError> {
+    let mut sorted = SortedByStart::new(ranges, scratch);
+    let mut current = sorted.next();
+    while let Some(range) = current {
+        if range.start > range.end {
+            return Err(AssignError::StartAfterEnd { range });
+        }
+        let next = sorted.next();
+        if let Some(next) = next
+            && range.overlaps(&next)
+        {
+            return Err(AssignError::OwnRangesConflict { range, next });
+        }
+        current = next;
+    }
+    Ok(())
+}
+
+/// The ranges in Java's stable sort order by start: through the scratch row
+/// when it is long enough, else by repeated scans (O(n²), for consumers
+/// declaring more ranges than the selector can hold, which fail anyway).
+struct SortedByStart<'a> {
+    ranges: &'a [HashRange],
+    sorted: Option<&'a [u32]>,
+    at: usize,
+    last: Option<(i32, usize)>,
+}
+
+impl<'a> SortedByStart<'a> {
+    fn new(ranges: &'a [HashRange], scratch: &'a mut [u32]) -> Self {
+        let sorted = scratch.get_mut(..ranges.len()).map(|order| {
+            for (i, o) in order.iter_mut().enumerate() {
+                *o = i as u32;
+            }
+            order.sort_unstable_by_key(|&i| {
+                (ranges.get(i as usize).map_or(i32::MAX, |r| r.start), i)
+            });
+            &*order
+        });
+        Self {
+            ranges,
+            sorted,
+            at: 0,
+            last: None,
+        }
+    }
+}
+
+impl Iterator for SortedByStart<'_> {
+    type Item = HashRange;
+
+    fn next(&mut self) -> Option<HashRange> {
+        if let Some(order) = self.sorted {
+            let i = *order.get(self.at)?;
+            self.at += 1;
+            return self.ranges.get(i as usize).copied();
+        }
+        let next = self
+            .ranges
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.start, i))
+            .filter(|&key| self.last.is_none_or(|last| key > last))
+            .min()?;
+        self.last = Some(next);
+        self.ranges.get(next.1).copied()
+    }
+}
+
+/// The declared ranges, sorted by start.
+struct Stored<'a> {
+    starts: &'a [u32],
+    ends: &'a [u32],
+    owners: &'a [u32],
+}
+
+impl Stored<'_> {
+    fn range(&self, i: usize) -> HashRange {
+        HashRange::new(rd(self.starts, i) as i32, rd(self.ends, i) as i32)
+    }
+
+    /// Master's `findConflictingConsumer`: for each new range in the given
+    /// order, the stored range at or below its start, then the one at or
+    /// above it.
+    fn find_conflict(&self, ranges: &[HashRange]) -> Option<u32> {
+        ranges.iter().find_map(|range| {
+            let above = self.starts.partition_point(|&s| (s as i32) < range.start);
+            let at_or_below = self.starts.partition_point(|&s| s as i32 <= range.start);
+            let floor = at_or_below.checked_sub(1);
+            [floor, Some(above)]
+                .into_iter()
+                .flatten()
+                .filter(|&i| i < self.starts.len())
+                .find(|&i| range.overlaps(&self.range(i)))
+                .map(|i| rd(self.owners, i))
+        })
+    }
+
+    /// Whether any declared range of `owner` intersects `range`.
+    fn owner_intersects(&self, owner: u32, range: &HashRange) -> bool {
+        (0..self.starts.len())
+            .any(|i| rd(self.owners, i) == owner && range.overlaps(&self.range(i)))
+    }
+}
+
+/// The legacy map: every declared start and end, sorted.
+struct StoredKeys<'a> {
+    keys: &'a [u32],
+    owners: &'a [u32],
+}
+
+impl StoredKeys<'_> {
+    /// The pre-#24730 validation, range by range in the given order.
+    fn legacy_check(
+        &self,
+        ranges: &[HashRange],
+        stored: &Stored<'_>,
+        ids: &[u32],
+    ) -> Option<AssignError> {
+        let conflict = |owner: u32| AssignError::RangeConflict {
+            consumer: id_at(ids, owner),
+        };
+        for range in ranges {
+            if range.start > range.end {
+                return Some(AssignError::LegacyStartAfterEnd);
+            }
+            let ceiling = self.keys.partition_point(|&k| (k as i32) < range.start);
+            let ceiling = (ceiling < self.keys.len()).then_some(ceiling);
+            let floor = self
+                .keys
+                .partition_point(|&k| k as i32 <= range.end)
+                .checked_sub(1);
+            if let Some(f) = floor
+                && rd(self.keys, f) as i32 >= range.start
+            {
+                return Some(conflict(rd(self.owners, f)));
+            }
+            if let Some(c) = ceiling
+                && rd(self.keys, c) as i32 <= range.end
+            {
+                return Some(conflict(rd(self.owners, c)));
+            }
+            if let (Some(c), Some(f)) = (ceiling, floor) {
+                let owner = rd(self.owners, c);
+                if owner == rd(self.owners, f) && stored.owner_intersects(owner, range) {
+                    return Some(conflict(owner));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The legacy `select` for every slot: a slot has an owner when the stored
+/// bounds at or below and at or above it have the same one.
+fn rebuild_legacy_table(table: &mut [u32], keys: &[u32], owners: &[u32]) {
+    table.fill(NONE);
+    for (i, &key) in keys.iter().enumerate() {
+        let owner = rd(owners, i);
+        let key = i64::from(key as i32);
+        fill(table, key, key, owner);
+        if let Some(&next) = keys.get(i + 1)
+            && rd(owners, i + 1) == owner
+        {
+            fill(table, key, i64::from(next as i32), owner);
+        }
+    }
+}

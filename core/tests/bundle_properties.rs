@@ -1,0 +1,131 @@
+//! Bundle layouts, lookups and splits against their definitions.
+
+use proptest::prelude::*;
+use pulsar_routing::bundles::{BundleLayout, BundleRange, range_equally_divide};
+
+/// A valid explicit layout: sorted distinct inner boundaries over [0, 2^32-1].
+fn any_boundaries() -> impl Strategy<Value = Vec<u32>> {
+    proptest::collection::btree_set(1u32..u32::MAX, 0..40).prop_map(|inner| {
+        let mut b = vec![0u32];
+        b.extend(inner);
+        b.push(u32::MAX);
+        b
+    })
+}
+
+fn owners(layout: &BundleLayout<'_>, hash: u32) -> usize {
+    layout.bundles().filter(|b| b.includes(hash)).count()
+}
+
+proptest! {
+    #[test]
+    fn every_hash_lands_in_exactly_one_bundle_that_includes_it(boundaries in any_boundaries(), hash in any::<u32>()) {
+        let layout = BundleLayout::new(&boundaries).unwrap();
+        let bundle = layout.bundle_for_hash(hash).unwrap();
+        prop_assert!(bundle.includes(hash));
+        prop_assert_eq!(owners(&layout, hash), 1);
+    }
+
+    #[test]
+    fn the_default_layout_lookup_is_the_binary_search(count in prop_oneof![1u32..=70_000, 1u32..=u32::MAX], hash in any::<u32>()) {
+        let layout = BundleLayout::default_for(count).unwrap();
+        let index = layout.bundle_index_for_hash(hash).unwrap();
+        let bundle = layout.bundle(index).unwrap();
+        prop_assert!(bundle.includes(hash), "{} not in {}", hash, bundle);
+        // Java's binarySearch: the last boundary not above the hash.
+        let lower = layout.boundary(index).unwrap();
+        prop_assert!(lower <= hash);
+        if index + 1 < layout.len() {
+            prop_assert!(layout.boundary(index + 1).unwrap() > hash);
+        }
+    }
+
+    #[test]
+    fn default_and_explicit_layouts_agree(count in 1u32..=300, hash in any::<u32>()) {
+        let default = BundleLayout::default_for(count).unwrap();
+        let stored: Vec<u32> = default.boundaries().collect();
+        let explicit = BundleLayout::new(&stored).unwrap();
+        prop_assert_eq!(default.bundle_for_hash(hash), explicit.bundle_for_hash(hash));
+        prop_assert_eq!(default.bundle_index_for_hash_java(hash), explicit.bundle_index_for_hash_java(hash));
+    }
+
+    #[test]
+    fn a_split_keeps_the_layout_sorted_and_complete(boundaries in any_boundaries(), pick in any::<prop::sample::Index>(),
+                                                    parts in 1u32..6, hash in any::<u32>()) {
+        let layout = BundleLayout::new(&boundaries).unwrap();
+        let target = layout.bundle(pick.index(layout.len())).unwrap();
+        let mut out = vec![0u32; boundaries.len() + parts as usize];
+        match layout.split_equally(target, parts, &mut out) {
+            Ok(split) => {
+                let after: Vec<u32> = split.layout.boundaries().collect();
+                prop_assert!(after.windows(2).all(|w| w[0] < w[1]));
+                prop_assert_eq!(after.first(), Some(&0));
+                prop_assert_eq!(after.last(), Some(&u32::MAX));
+                prop_assert_eq!(owners(&split.layout, hash), 1);
+                prop_assert_eq!(split.layout.len(), layout.len() + parts as usize - 1);
+                // Only hashes of the split bundle change bundle.
+                let change = layout.compare(&split.layout, [hash]).next().unwrap();
+                prop_assert_eq!(change.changed(), target.includes(hash) && parts > 1);
+            }
+            // Too narrow to split into that many parts.
+            Err(_) => prop_assert!(target.upper() - target.lower() < i64::from(parts) || !target.can_split()),
+        }
+    }
+
+    #[test]
+    fn halving_splits_every_splittable_bundle(boundaries in any_boundaries(), pick in any::<prop::sample::Index>()) {
+        let layout = BundleLayout::new(&boundaries).unwrap();
+        let target = layout.bundle(pick.index(layout.len())).unwrap();
+        let mut points = [range_equally_divide(target)];
+        let mut out = vec![0u32; boundaries.len() + 1];
+        prop_assert_eq!(layout.split(target, &mut points, &mut out).is_ok(), target.can_split());
+    }
+
+    #[test]
+    fn parse_of_format_is_the_identity(lower in any::<u32>(), upper in any::<u32>()) {
+        if let Ok(range) = BundleRange::new(i64::from(lower.min(upper)), i64::from(lower.max(upper))) {
+            prop_assert_eq!(BundleRange::parse(&range.to_string()), Ok(range));
+        }
+    }
+
+    #[test]
+    fn parsing_anything_never_panics(text in "\\PC{0,40}") {
+        let _ = BundleRange::parse(&text);
+    }
+
+    #[test]
+    fn counts_add_up(boundaries in any_boundaries(), hashes in proptest::collection::vec(any::<u32>(), 0..200)) {
+        let layout = BundleLayout::new(&boundaries).unwrap();
+        let mut counts = vec![0u64; layout.len()];
+        let unowned = layout.count_per_bundle(hashes.iter().copied(), &mut counts).unwrap();
+        prop_assert_eq!(unowned, 0);
+        prop_assert_eq!(counts.iter().sum::<u64>(), hashes.len() as u64);
+    }
+}
+
+#[test]
+fn decode_accepts_what_the_broker_accepts() {
+    // Spec 5.3: Long.decode forms.
+    let r = BundleRange::parse("#10_0X20").unwrap();
+    assert_eq!((r.lower(), r.upper()), (16, 32));
+    assert_eq!(
+        BundleRange::parse("010_020").map(|r| (r.lower(), r.upper())),
+        Ok((8, 16))
+    );
+    // A trailing separator leaves no upper part at all.
+    assert!(BundleRange::parse("0x00000000_").is_err());
+    assert!(BundleRange::parse("0x1_0x-2").is_err());
+    // Unicode digits are digits to Java.
+    assert_eq!(
+        BundleRange::parse("\u{661}_\u{662}").map(|r| (r.lower(), r.upper())),
+        Ok((1, 2))
+    );
+    // The one-hash range at the very top is not empty.
+    assert!(BundleRange::parse("0xffffffff_0xffffffff").is_ok());
+    assert_eq!(
+        BundleRange::parse("0x40000000_0x00000000")
+            .unwrap_err()
+            .to_string(),
+        "Invalid range: [1073741824..0)"
+    );
+}
