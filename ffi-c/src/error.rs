@@ -1,0 +1,439 @@
+//! The status code every fallible function returns, and its message.
+
+use core::ffi::{CStr, c_char};
+
+use pulsar_routing_core::bundles::{BoundErrorKind, BundleError};
+use pulsar_routing_core::{
+    DivisionByZero, PartitionCountError, RouteError, RoutingConfigError, TopicNameError,
+    UnknownHashingScheme,
+};
+
+/// The result of every fallible function: `PULSAR_ROUTING_STATUS_OK` (0) on
+/// success, otherwise the reason for the failure.
+///
+/// The type is a `uint32_t` in C. Codes are grouped by source in ranges of
+/// 100 (1-99: use of the API; 100-199: arithmetic; 200-299: routing;
+/// 300-399: producer configuration; 400-499: topic names; 500-599:
+/// namespace bundles) and a code is never reused for another meaning.
+/// `pulsar_routing_status_message` gives the text of each.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum pulsar_routing_status {
+    /// Success.
+    Ok = 0,
+    /// A required pointer argument was NULL.
+    NullParameter = 1,
+    /// A Rust panic was caught at the API boundary: a bug in this library.
+    /// Objects passed to the failed call are left in an unspecified state.
+    Panic = 2,
+    /// A key or text given as bytes (a topic name, a bundle range) is not
+    /// valid UTF-8. A Java key is a String, so it always is; use
+    /// `PULSAR_ROUTING_KEY_KIND_BYTES` for binary keys.
+    InvalidUtf8 = 3,
+    /// Not one of the `PULSAR_ROUTING_HASHING_SCHEME_*` values, or not the
+    /// name of a hashing scheme.
+    UnknownHashingScheme = 4,
+    /// The `kind` of a `pulsar_routing_key` is not one of the
+    /// `PULSAR_ROUTING_KEY_KIND_*` values.
+    UnknownKeyKind = 5,
+    /// Not one of the `PULSAR_ROUTING_MESSAGE_ROUTING_MODE_*` values.
+    UnknownRoutingMode = 6,
+    /// The output buffer is too short. This is the one failure that writes an
+    /// out-parameter: the required length goes to `*written`.
+    BufferTooSmall = 7,
+    /// The key is `PULSAR_ROUTING_KEY_KIND_NONE`: a keyless message has no
+    /// hash and no partition of its own (a router places it).
+    NoKey = 8,
+    /// A pointer to `uint16_t` units (a `PULSAR_ROUTING_KEY_KIND_UTF16`
+    /// key's `data`) is not aligned for `uint16_t`.
+    MisalignedPointer = 9,
+    /// Not one of the `PULSAR_ROUTING_TOPIC_NAME_RULES_*` values.
+    UnknownTopicNameRules = 10,
+    /// The partition count was 0.
+    PartitionCountZero = 100,
+    /// The partition count was negative.
+    PartitionCountNegative = 101,
+    /// The partition count was above 2147483647 (Java's `Integer.MAX_VALUE`).
+    PartitionCountTooLarge = 102,
+    /// The divisor of `pulsar_routing_sign_safe_mod` was 0.
+    DivisionByZero = 103,
+    /// The router chose a partition outside `0 <= p < num_partitions`,
+    /// where the Java producer fails the send.
+    IllegalPartitionIndex = 200,
+    /// Routing mode `CustomPartition` without a custom router.
+    CustomModeWithoutRouter = 300,
+    /// A custom router with a routing mode other than `CustomPartition`.
+    RouterWithoutCustomMode = 301,
+    /// `roundRobinRouterBatchingPartitionSwitchFrequency` below 1.
+    SwitchFrequencyTooSmall = 302,
+    /// `batchingMaxPublishDelay` below 1 ms.
+    BatchDelayTooSmall = 303,
+    /// A name without `://` that is neither `<topic>` nor
+    /// `<tenant>/<namespace>/<topic>`. Java's message quotes the name:
+    /// `pulsar_routing_topic_name_error_message` writes it.
+    TopicNameInvalidShortName = 400,
+    /// The text before `://` is not a topic domain.
+    TopicNameInvalidDomain = 401,
+    /// The tenant, the cluster or the namespace of a topic name is empty.
+    TopicNameInvalidNamespaceFormat = 402,
+    /// A tenant, cluster or namespace with a character outside
+    /// `[-=:.A-Za-z0-9_]`.
+    TopicNameInvalidNamedEntity = 403,
+    /// The local name of a topic is empty or only whitespace.
+    TopicNameBlankLocalName = 404,
+    /// A topic name with the wrong number of parts, or (master rules) an
+    /// empty part.
+    TopicNameInvalid = 405,
+    /// Master rules: a V1 name, with a cluster.
+    TopicNameV1Unsupported = 406,
+    /// Master rules: a `segment://` name without its
+    /// `/<hashStart>-<hashEnd>-<segmentId>` descriptor.
+    TopicNameSegmentWithoutDescriptor = 407,
+    /// Master rules: a `segment://` name with an invalid descriptor, also
+    /// what asking for a partition of a segment gives.
+    TopicNameInvalidSegmentDescriptor = 408,
+    /// A namespace needs at least one bundle.
+    NoBundles = 500,
+    /// A bundle layout without boundaries.
+    NoBoundaries = 501,
+    /// A bundle layout with a single boundary.
+    TooFewBoundaries = 502,
+    /// A boundary smaller than the one before it.
+    BoundariesNotSorted = 503,
+    /// A boundary outside the 32-bit hash space.
+    BoundaryOutOfRange = 504,
+    /// The last boundary is not `0xffffffff`, or an earlier one is.
+    UpperEndpointNotExclusive = 505,
+    /// Two equal boundaries, or a bundle range with equal bounds.
+    EmptyRange = 506,
+    /// A bundle range whose lower bound is above its upper bound.
+    InvalidRange = 507,
+    /// No bundle owns the hash: it is below the first boundary, or (for the
+    /// Java-strict lookup) it is `0xffffffff`, where the broker throws
+    /// `IndexOutOfBoundsException`.
+    NoBundleForHash = 508,
+    /// A bundle range string without `_`.
+    InvalidBundleRange = 509,
+    /// A bundle range string with nothing before `_`.
+    MissingLowerBound = 510,
+    /// A bundle range string with nothing after `_`, like `0x00000000_`
+    /// (Java throws `ArrayIndexOutOfBoundsException`).
+    MissingUpperBound = 511,
+    /// A bound of a bundle range string, or a boundary, is empty.
+    BoundEmpty = 512,
+    /// A bound with a sign after its radix prefix, as in `0x-1`.
+    BoundSignInWrongPosition = 513,
+    /// A bound that is not a number in its radix, or is outside the `long`
+    /// range.
+    BoundNotALong = 514,
+    /// The bundle is not one of the layout's bundles (its lower bound is
+    /// not a boundary).
+    BundleNotFound = 515,
+    /// The bundle's lower bound is a boundary of the layout, but its upper
+    /// bound differs.
+    InvalidUpperBoundary = 516,
+    /// The bundle's bounds are at most 1 apart.
+    CannotSplitFurther = 517,
+    /// A split boundary is not strictly inside the bundle being split.
+    SplitBoundaryOutsideBundle = 518,
+    /// `specified_positions_divide` without positions.
+    NoSplitPositions = 519,
+    /// Splitting a bundle into zero parts.
+    ZeroSplitParts = 520,
+    /// Boundaries that do not start at `0x00000000` and end at `0xffffffff`
+    /// (the admin API's `validateFullRange`).
+    NotFullRange = 521,
+    /// A bundle index not below the layout's number of bundles. Last added.
+    BundleIndexOutOfRange = 522,
+}
+
+impl pulsar_routing_status {
+    /// Every status, for tests that walk them all. (A function, not a
+    /// constant, so that cbindgen does not try to put it in the header.)
+    pub const fn all() -> [Self; 52] {
+        [
+            Self::Ok,
+            Self::NullParameter,
+            Self::Panic,
+            Self::InvalidUtf8,
+            Self::UnknownHashingScheme,
+            Self::UnknownKeyKind,
+            Self::UnknownRoutingMode,
+            Self::BufferTooSmall,
+            Self::NoKey,
+            Self::MisalignedPointer,
+            Self::UnknownTopicNameRules,
+            Self::PartitionCountZero,
+            Self::PartitionCountNegative,
+            Self::PartitionCountTooLarge,
+            Self::DivisionByZero,
+            Self::IllegalPartitionIndex,
+            Self::CustomModeWithoutRouter,
+            Self::RouterWithoutCustomMode,
+            Self::SwitchFrequencyTooSmall,
+            Self::BatchDelayTooSmall,
+            Self::TopicNameInvalidShortName,
+            Self::TopicNameInvalidDomain,
+            Self::TopicNameInvalidNamespaceFormat,
+            Self::TopicNameInvalidNamedEntity,
+            Self::TopicNameBlankLocalName,
+            Self::TopicNameInvalid,
+            Self::TopicNameV1Unsupported,
+            Self::TopicNameSegmentWithoutDescriptor,
+            Self::TopicNameInvalidSegmentDescriptor,
+            Self::NoBundles,
+            Self::NoBoundaries,
+            Self::TooFewBoundaries,
+            Self::BoundariesNotSorted,
+            Self::BoundaryOutOfRange,
+            Self::UpperEndpointNotExclusive,
+            Self::EmptyRange,
+            Self::InvalidRange,
+            Self::NoBundleForHash,
+            Self::InvalidBundleRange,
+            Self::MissingLowerBound,
+            Self::MissingUpperBound,
+            Self::BoundEmpty,
+            Self::BoundSignInWrongPosition,
+            Self::BoundNotALong,
+            Self::BundleNotFound,
+            Self::InvalidUpperBoundary,
+            Self::CannotSplitFurther,
+            Self::SplitBoundaryOutsideBundle,
+            Self::NoSplitPositions,
+            Self::ZeroSplitParts,
+            Self::NotFullRange,
+            Self::BundleIndexOutOfRange,
+        ]
+    }
+
+    /// The status with this code, if any.
+    #[must_use]
+    pub fn from_code(code: u32) -> Option<Self> {
+        Self::all().into_iter().find(|s| *s as u32 == code)
+    }
+
+    /// The message, as a static C string. Where the core has an error type,
+    /// the text is its `Display` (Java's wording); the tests hold them equal.
+    #[must_use]
+    pub const fn message(self) -> &'static CStr {
+        match self {
+            Self::Ok => c"ok",
+            Self::NullParameter => c"a required pointer argument was NULL",
+            Self::Panic => c"internal error: a Rust panic was caught at the C API boundary",
+            Self::InvalidUtf8 => c"key or text is not valid UTF-8",
+            Self::UnknownHashingScheme => {
+                c"unknown hashing scheme: expected \"java_string\" or \"murmur3_32\""
+            }
+            Self::UnknownKeyKind => c"unknown key kind",
+            Self::UnknownRoutingMode => c"unknown message routing mode",
+            Self::BufferTooSmall => c"output buffer too small",
+            Self::NoKey => c"the message has no key",
+            Self::MisalignedPointer => c"a pointer to uint16_t units is not aligned for uint16_t",
+            Self::UnknownTopicNameRules => c"unknown topic name rules",
+            Self::PartitionCountZero => c"number of partitions must be at least 1, got 0",
+            Self::PartitionCountNegative => {
+                c"number of partitions must be at least 1, got a negative number"
+            }
+            Self::PartitionCountTooLarge => c"number of partitions must be at most 2147483647",
+            Self::DivisionByZero => c"/ by zero",
+            // Java appends ": <index>"; the caller knows the index it chose.
+            Self::IllegalPartitionIndex => {
+                c"Illegal partition index chosen by the message routing policy"
+            }
+            Self::CustomModeWithoutRouter => {
+                c"When 'messageRoutingMode' is CustomPartition, 'messageRouter' should be set"
+            }
+            Self::RouterWithoutCustomMode => {
+                c"When 'messageRouter' is set, 'messageRoutingMode' should be set as CustomPartition"
+            }
+            Self::SwitchFrequencyTooSmall => {
+                c"configured value for partition switch frequency must be >= 1"
+            }
+            Self::BatchDelayTooSmall => c"configured value for batch delay must be at least 1ms",
+            // Java's topic name messages quote the input, which a static
+            // string cannot: these are their fixed parts, and
+            // pulsar_routing_topic_name_error_message writes the full text.
+            Self::TopicNameInvalidShortName => {
+                c"Invalid short topic name, it should be in the format of <tenant>/<namespace>/<topic> or <topic>"
+            }
+            Self::TopicNameInvalidDomain => c"Invalid topic domain",
+            Self::TopicNameInvalidNamespaceFormat => c"Invalid namespace format",
+            Self::TopicNameInvalidNamedEntity => c"Invalid named entity",
+            Self::TopicNameBlankLocalName => {
+                c"Invalid topic name: Topic local name must not be blank."
+            }
+            Self::TopicNameInvalid => c"Invalid topic name",
+            Self::TopicNameV1Unsupported => {
+                c"V1 topic names (with cluster component) are no longer supported. Please use the V2 format: '<domain>://tenant/namespace/topic'."
+            }
+            Self::TopicNameSegmentWithoutDescriptor => {
+                c"Invalid segment topic name: local name must contain '<parent-topic>/<hashStart>-<hashEnd>-<segmentId>'."
+            }
+            Self::TopicNameInvalidSegmentDescriptor => c"Invalid segment descriptor in topic name",
+            // The bundle messages are the core's, without the numbers some
+            // of them quote (the caller passed those in).
+            Self::NoBundles => c"number of bundles must be at least 1",
+            Self::NoBoundaries => c"Can't create bundles w/o partition boundaries",
+            Self::TooFewBoundaries => c"Need to specify at least 2 boundaries",
+            Self::BoundariesNotSorted => c"bundle boundaries must be in non-decreasing order",
+            Self::BoundaryOutOfRange => {
+                c"bundle boundary is outside the hash range 0x00000000..=0xffffffff"
+            }
+            Self::UpperEndpointNotExclusive => {
+                c"Invalid hash range. Upper Endpoint should be exclusive unless it is 0xffffffff"
+            }
+            Self::EmptyRange => c"Cannot create bundle object for an empty key range",
+            Self::InvalidRange => c"Invalid range: the lower bound is above the upper bound",
+            Self::NoBundleForHash => {
+                c"no bundle for the hash: the broker's lookup throws IndexOutOfBoundsException here"
+            }
+            Self::InvalidBundleRange => c"Invalid bundle range",
+            Self::MissingLowerBound => c"Invalid bundle range: missing lower bound",
+            Self::MissingUpperBound => c"Invalid bundle range: missing upper bound",
+            Self::BoundEmpty => c"Zero length string",
+            Self::BoundSignInWrongPosition => c"Sign character in wrong position",
+            Self::BoundNotALong => {
+                c"Invalid bundle bound: not a number, or out of the long range"
+            }
+            Self::BundleNotFound => c"Cannot find bundle in the bundles list",
+            Self::InvalidUpperBoundary => c"Invalid upper boundary for bundle",
+            Self::CannotSplitFurther => c"bundle can't be split further",
+            Self::SplitBoundaryOutsideBundle => {
+                c"The given fixed keys must between the key range of the bundle"
+            }
+            Self::NoSplitPositions => c"SplitBoundaries can't be empty",
+            Self::ZeroSplitParts => c"a bundle must be split into at least 1 part",
+            Self::NotFullRange => {
+                c"bundle boundaries must start at 0x00000000 and end at 0xffffffff"
+            }
+            Self::BundleIndexOutOfRange => c"bundle index out of range",
+        }
+    }
+}
+
+/// The message of a status code, as a static NUL-terminated string.
+///
+/// The texts of the routing and arithmetic errors are the Java client's
+/// exception messages. For `PULSAR_ROUTING_STATUS_ILLEGAL_PARTITION_INDEX`
+/// Java appends `": "` and the chosen index, which the caller knows.
+///
+/// Returns a non-NULL string for every code; an unknown code gives
+/// `"unknown status code"`. The string is static: never free or modify it.
+/// Thread-safe; allocates nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn pulsar_routing_status_message(status: u32) -> *const c_char {
+    ffi_panic_boundary! {
+        match pulsar_routing_status::from_code(status) {
+            Some(status) => status.message().as_ptr(),
+            None => c"unknown status code".as_ptr(),
+        }
+    }
+}
+
+impl From<PartitionCountError> for pulsar_routing_status {
+    fn from(e: PartitionCountError) -> Self {
+        match e {
+            PartitionCountError::Zero => Self::PartitionCountZero,
+            PartitionCountError::Negative => Self::PartitionCountNegative,
+            PartitionCountError::TooLarge => Self::PartitionCountTooLarge,
+        }
+    }
+}
+
+impl From<DivisionByZero> for pulsar_routing_status {
+    fn from(_: DivisionByZero) -> Self {
+        Self::DivisionByZero
+    }
+}
+
+impl From<UnknownHashingScheme> for pulsar_routing_status {
+    fn from(_: UnknownHashingScheme) -> Self {
+        Self::UnknownHashingScheme
+    }
+}
+
+impl From<RouteError> for pulsar_routing_status {
+    fn from(e: RouteError) -> Self {
+        match e {
+            RouteError::IllegalPartitionIndex(_) => Self::IllegalPartitionIndex,
+            // The enum is non_exhaustive: a variant added to the core needs a
+            // code of its own here, and until then it is this binding's bug.
+            _ => Self::Panic,
+        }
+    }
+}
+
+impl From<RoutingConfigError> for pulsar_routing_status {
+    fn from(e: RoutingConfigError) -> Self {
+        match e {
+            RoutingConfigError::CustomModeWithoutRouter => Self::CustomModeWithoutRouter,
+            RoutingConfigError::RouterWithoutCustomMode => Self::RouterWithoutCustomMode,
+            RoutingConfigError::SwitchFrequencyTooSmall => Self::SwitchFrequencyTooSmall,
+            RoutingConfigError::BatchDelayTooSmall => Self::BatchDelayTooSmall,
+            // As for RouteError above.
+            _ => Self::Panic,
+        }
+    }
+}
+
+impl From<TopicNameError<'_>> for pulsar_routing_status {
+    fn from(e: TopicNameError<'_>) -> Self {
+        match e {
+            TopicNameError::InvalidShortName { .. } => Self::TopicNameInvalidShortName,
+            TopicNameError::InvalidDomain { .. } => Self::TopicNameInvalidDomain,
+            TopicNameError::InvalidNamespaceFormat { .. } => Self::TopicNameInvalidNamespaceFormat,
+            TopicNameError::InvalidNamedEntity { .. } => Self::TopicNameInvalidNamedEntity,
+            TopicNameError::BlankLocalName { .. } => Self::TopicNameBlankLocalName,
+            TopicNameError::InvalidTopicName { .. } => Self::TopicNameInvalid,
+            TopicNameError::V1NameUnsupported { .. } => Self::TopicNameV1Unsupported,
+            TopicNameError::SegmentWithoutDescriptor { .. } => {
+                Self::TopicNameSegmentWithoutDescriptor
+            }
+            TopicNameError::InvalidSegmentDescriptor { .. } => {
+                Self::TopicNameInvalidSegmentDescriptor
+            }
+            // As for RouteError above.
+            _ => Self::Panic,
+        }
+    }
+}
+
+/// `BundleError::BufferTooSmall` becomes `BUFFER_TOO_SMALL`; the functions
+/// with an output buffer also report the length needed (`try_bundle!`).
+impl From<BundleError> for pulsar_routing_status {
+    fn from(e: BundleError) -> Self {
+        match e {
+            BundleError::NoBundles => Self::NoBundles,
+            BundleError::NoBoundaries => Self::NoBoundaries,
+            BundleError::TooFewBoundaries => Self::TooFewBoundaries,
+            BundleError::BoundariesNotSorted => Self::BoundariesNotSorted,
+            BundleError::BoundaryOutOfRange(_) => Self::BoundaryOutOfRange,
+            BundleError::UpperEndpointNotExclusive => Self::UpperEndpointNotExclusive,
+            BundleError::EmptyRange => Self::EmptyRange,
+            BundleError::InvalidRange { .. } => Self::InvalidRange,
+            BundleError::NoBundleForHash(_) => Self::NoBundleForHash,
+            BundleError::InvalidBundleRange => Self::InvalidBundleRange,
+            BundleError::MissingLowerBound => Self::MissingLowerBound,
+            BundleError::MissingUpperBound => Self::MissingUpperBound,
+            BundleError::InvalidBound(BoundErrorKind::Empty) => Self::BoundEmpty,
+            BundleError::InvalidBound(BoundErrorKind::SignInWrongPosition) => {
+                Self::BoundSignInWrongPosition
+            }
+            BundleError::InvalidBound(BoundErrorKind::NotALong) => Self::BoundNotALong,
+            BundleError::BufferTooSmall { .. } => Self::BufferTooSmall,
+            BundleError::BundleNotFound => Self::BundleNotFound,
+            BundleError::InvalidUpperBoundary => Self::InvalidUpperBoundary,
+            BundleError::CannotSplitFurther(_) => Self::CannotSplitFurther,
+            BundleError::SplitBoundaryOutsideBundle(_) => Self::SplitBoundaryOutsideBundle,
+            BundleError::NoSplitPositions => Self::NoSplitPositions,
+            BundleError::ZeroSplitParts => Self::ZeroSplitParts,
+            BundleError::NotFullRange => Self::NotFullRange,
+            // No C function parses a split algorithm's name (each algorithm
+            // has its own function), and the enum is non_exhaustive: as for
+            // RouteError above.
+            _ => Self::Panic,
+        }
+    }
+}

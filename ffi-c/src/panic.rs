@@ -1,0 +1,51 @@
+//! The panic boundary. Unwinding out of an `extern "C"` function aborts the
+//! process, so every exported body runs inside `catch_unwind` and a panic
+//! becomes a value the caller can handle.
+
+use core::ffi::c_char;
+
+use crate::error::pulsar_routing_status;
+
+/// What an exported function returns when its body panicked.
+pub(crate) trait PanicOrDefault {
+    fn value() -> Self;
+}
+
+impl PanicOrDefault for pulsar_routing_status {
+    fn value() -> Self {
+        Self::Panic
+    }
+}
+
+/// The static-string functions document NULL as their failure value.
+impl PanicOrDefault for *const c_char {
+    fn value() -> Self {
+        core::ptr::null()
+    }
+}
+
+impl PanicOrDefault for usize {
+    fn value() -> Self {
+        0
+    }
+}
+
+impl PanicOrDefault for () {
+    fn value() -> Self {}
+}
+
+/// Runs an exported function's body, turning a panic into the return type's
+/// [`PanicOrDefault`] value. `return` inside the body returns from the body,
+/// which is what the `try_*!` macros rely on.
+///
+/// `AssertUnwindSafe` is sound here because nothing is observed after a panic
+/// except through the objects the caller passed, and the status documents
+/// that those are then in an unspecified (but memory-safe) state.
+macro_rules! ffi_panic_boundary {
+    ( $($body:tt)* ) => {
+        match ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| { $($body)* })) {
+            Ok(ret) => ret,
+            Err(_) => $crate::panic::PanicOrDefault::value(),
+        }
+    };
+}

@@ -1,0 +1,15 @@
+//! The Rust-side tests of the C ABI, inside the crate so that the crate
+//! needs no `rlib` (whose `libpulsar_routing.rlib` would collide with the
+//! core's in `target/`). They call the exported functions the way C does.
+//!
+//! - `api`: every function with NULLs, bad values and good ones;
+//! - `no_alloc`: a counting global allocator (per thread, so the other
+//!   tests of this binary cannot disturb it) proving that only the router
+//!   constructors allocate;
+//! - `version`: the library's and the header's versions are Cargo's.
+
+mod api;
+mod bundles;
+mod no_alloc;
+mod topic_names;
+mod version;

@@ -1,0 +1,559 @@
+//! Routing and hashing through the C API never touch the heap: only the
+//! `*_new` router constructors allocate. A counting global allocator proves
+//! it for every kind of key and router.
+//!
+//! The count is per thread, so the test harness's own threads (output
+//! capture, other tests) cannot disturb it.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::ptr::null_mut;
+
+use crate::base64::pulsar_routing_encode_base64;
+use crate::crc32::*;
+use crate::error::{pulsar_routing_status as S, pulsar_routing_status_message};
+use crate::hashing_scheme::*;
+use crate::java_string::*;
+use crate::key::*;
+use crate::murmur3::*;
+use crate::router::custom::*;
+use crate::router::round_robin::*;
+use crate::router::single_partition::*;
+use crate::sign_safe_mod::pulsar_routing_sign_safe_mod;
+use crate::version::pulsar_routing_version;
+
+thread_local! {
+    // A const-initialised Cell has no destructor and is never lazily
+    // allocated, so the allocator can use it without recursing.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+struct Counting;
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// counting has no effect on the memory handed out.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// Runs `call` a few times (so lazy first-use set-up would show too) and
+/// asserts that it succeeded without allocating.
+fn assert_no_alloc(what: &str, mut call: impl FnMut() -> S) {
+    let before = allocations();
+    for _ in 0..3 {
+        assert_eq!(call(), S::Ok, "{what}");
+    }
+    assert_eq!(allocations() - before, 0, "{what} allocated");
+}
+
+fn key_str(text: &'static str) -> pulsar_routing_key {
+    pulsar_routing_key {
+        kind: PULSAR_ROUTING_KEY_KIND_STRING,
+        data: text.as_ptr(),
+        len: text.len(),
+    }
+}
+
+fn key_bytes(bytes: &'static [u8]) -> pulsar_routing_key {
+    pulsar_routing_key {
+        kind: PULSAR_ROUTING_KEY_KIND_BYTES,
+        data: bytes.as_ptr(),
+        len: bytes.len(),
+    }
+}
+
+const NO_KEY: pulsar_routing_key = pulsar_routing_key {
+    kind: PULSAR_ROUTING_KEY_KIND_NONE,
+    data: std::ptr::null(),
+    len: 0,
+};
+
+unsafe extern "C" fn hash_of_key_mod_n(
+    _context: *mut c_void,
+    key: pulsar_routing_key,
+    num_partitions: u32,
+) -> i32 {
+    let mut partition = 0;
+    // SAFETY: the router passes the caller's live key.
+    let status = unsafe {
+        pulsar_routing_key::pulsar_routing_key_partition(
+            key,
+            PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32,
+            i64::from(num_partitions),
+            &mut partition,
+        )
+    };
+    if status == S::Ok { partition as i32 } else { 0 }
+}
+
+#[test]
+fn the_counter_counts() {
+    let before = allocations();
+    drop(std::hint::black_box(Box::new(1u64)));
+    assert_eq!(allocations() - before, 1);
+}
+
+#[test]
+fn routing_allocates_nothing() {
+    let long_key: &'static str = "a key longer than the Base64 chunk, ".repeat(8).leak();
+    let long_bytes: &'static [u8] = vec![0xa5u8; 1000].leak();
+    let mut rr_batching = null_mut();
+    let mut rr_counter = null_mut();
+    let mut single = null_mut();
+    let mut custom = null_mut();
+    // SAFETY: the out-parameters are live locals and the callback ignores
+    // its (NULL) context.
+    unsafe {
+        assert_eq!(
+            pulsar_routing_round_robin_router::pulsar_routing_round_robin_router_new(
+                PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+                3,
+                true,
+                10,
+                &mut rr_batching
+            ),
+            S::Ok
+        );
+        assert_eq!(
+            pulsar_routing_round_robin_router::pulsar_routing_round_robin_router_new(
+                PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32,
+                3,
+                false,
+                10,
+                &mut rr_counter
+            ),
+            S::Ok
+        );
+        assert_eq!(
+            pulsar_routing_single_partition_router::pulsar_routing_single_partition_router_new(
+                PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+                2,
+                &mut single
+            ),
+            S::Ok
+        );
+        assert_eq!(
+            pulsar_routing_custom_router::pulsar_routing_custom_router_new(
+                Some(hash_of_key_mod_n),
+                null_mut(),
+                &mut custom
+            ),
+            S::Ok
+        );
+    }
+    let mut p = 0u32;
+    let keys = [
+        ("key", key_str("user-42")),
+        ("non-ASCII key", key_str("ключ-😀")),
+        ("long key", key_str(long_key)),
+        ("key bytes", key_bytes(b"\x00\xffbinary")),
+        ("long key bytes", key_bytes(long_bytes)),
+        ("no key", NO_KEY),
+    ];
+    for (name, key) in keys {
+        // SAFETY: live routers, a live key and a live out-parameter.
+        assert_no_alloc(&format!("round-robin batching, {name}"), || unsafe {
+            pulsar_routing_round_robin_router::pulsar_routing_round_robin_router_choose_partition(
+                rr_batching,
+                key,
+                12,
+                1_234,
+                &mut p,
+            )
+        });
+        // SAFETY: as above.
+        assert_no_alloc(&format!("round-robin counter, {name}"), || unsafe {
+            pulsar_routing_round_robin_router::pulsar_routing_round_robin_router_choose_partition(
+                rr_counter, key, 12, 0, &mut p,
+            )
+        });
+        // SAFETY: as above.
+        assert_no_alloc(&format!("single partition, {name}"), || unsafe {
+            pulsar_routing_single_partition_router::pulsar_routing_single_partition_router_choose_partition(single, key, 12, &mut p)
+        });
+        // SAFETY: as above.
+        assert_no_alloc(&format!("custom, {name}"), || unsafe {
+            pulsar_routing_custom_router::pulsar_routing_custom_router_choose_partition(
+                custom, key, 12, &mut p,
+            )
+        });
+        if key.kind != PULSAR_ROUTING_KEY_KIND_NONE {
+            let mut hash = 0;
+            // SAFETY: a live key and out-parameter.
+            assert_no_alloc(&format!("key hash, {name}"), || unsafe {
+                pulsar_routing_key::pulsar_routing_key_hash(
+                    key,
+                    PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+                    &mut hash,
+                )
+            });
+        }
+    }
+    // SAFETY: the routers came from their `_new` and are freed once.
+    unsafe {
+        pulsar_routing_round_robin_router::pulsar_routing_round_robin_router_free(rr_batching);
+        pulsar_routing_round_robin_router::pulsar_routing_round_robin_router_free(rr_counter);
+        pulsar_routing_single_partition_router::pulsar_routing_single_partition_router_free(single);
+        pulsar_routing_custom_router::pulsar_routing_custom_router_free(custom);
+    }
+}
+
+#[test]
+fn hashing_allocates_nothing() {
+    let text = "persistent://public/default/ключ-😀";
+    let bad = b"\xed\xa0\x80\xf0\x9f\x98 lossy";
+    let (mut h, mut code) = (0u32, 0i32);
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let mut buf = [0u8; 256];
+    let mut written = 0usize;
+    let mut murmur = std::mem::MaybeUninit::<pulsar_routing_murmur3_hasher>::uninit();
+    let mut crc = std::mem::MaybeUninit::<pulsar_routing_crc32_hasher>::uninit();
+    let (t, n) = (text.as_ptr(), text.len());
+    // SAFETY: every closure below passes pointers to live locals of the
+    // right types and lengths, and initialises a hasher before using it.
+    unsafe {
+        assert_no_alloc("partition_for_key", || {
+            pulsar_routing_partition_for_key(t, n, 7, 0, &mut h)
+        });
+        assert_no_alloc("partition_for_key_bytes", || {
+            pulsar_routing_partition_for_key_bytes(bad.as_ptr(), 10, 7, 1, &mut h)
+        });
+        assert_no_alloc("murmur3_32", || pulsar_routing_murmur3_32(t, n, &mut h));
+        assert_no_alloc("murmur3_32_raw", || {
+            pulsar_routing_murmur3_32_raw(t, n, &mut h)
+        });
+        assert_no_alloc("crc32", || pulsar_routing_crc32(t, n, &mut h));
+        assert_no_alloc("java_string_hash", || {
+            pulsar_routing_java_string_hash(t, n, &mut h)
+        });
+        assert_no_alloc("java_string_hashcode", || {
+            pulsar_routing_java_string_hashcode(t, n, &mut code)
+        });
+        assert_no_alloc("java_string_hash_utf16", || {
+            pulsar_routing_java_string_hash_utf16(units.as_ptr(), units.len(), &mut h)
+        });
+        assert_no_alloc("java_string_hash_bytes", || {
+            pulsar_routing_java_string_hash_bytes(bad.as_ptr(), bad.len(), &mut h)
+        });
+        assert_no_alloc("java_lossy_utf8", || {
+            pulsar_routing_java_lossy_utf8(
+                bad.as_ptr(),
+                bad.len(),
+                buf.as_mut_ptr(),
+                256,
+                &mut written,
+            )
+        });
+        assert_no_alloc("encode_base64", || {
+            pulsar_routing_encode_base64(t, n, buf.as_mut_ptr(), 256, &mut written)
+        });
+        assert_no_alloc("hashing_scheme_hash", || {
+            pulsar_routing_hashing_scheme_hash(1, t, n, &mut h)
+        });
+        assert_no_alloc("sign_safe_mod", || {
+            pulsar_routing_sign_safe_mod(-7, 3, &mut code)
+        });
+        assert_no_alloc("murmur3 hasher", || {
+            assert_eq!(
+                pulsar_routing_murmur3_hasher::pulsar_routing_murmur3_hasher_init(
+                    murmur.as_mut_ptr()
+                ),
+                S::Ok
+            );
+            assert_eq!(
+                pulsar_routing_murmur3_hasher::pulsar_routing_murmur3_hasher_update(
+                    murmur.as_mut_ptr(),
+                    t,
+                    n,
+                ),
+                S::Ok
+            );
+            pulsar_routing_murmur3_hasher::pulsar_routing_murmur3_hasher_finalize(
+                murmur.as_ptr(),
+                &mut h,
+            )
+        });
+        assert_no_alloc("crc32 hasher", || {
+            assert_eq!(
+                pulsar_routing_crc32_hasher::pulsar_routing_crc32_hasher_init(crc.as_mut_ptr()),
+                S::Ok
+            );
+            assert_eq!(
+                pulsar_routing_crc32_hasher::pulsar_routing_crc32_hasher_update(
+                    crc.as_mut_ptr(),
+                    t,
+                    n
+                ),
+                S::Ok
+            );
+            pulsar_routing_crc32_hasher::pulsar_routing_crc32_hasher_finalize(crc.as_ptr(), &mut h)
+        });
+        assert_no_alloc("static strings", || {
+            assert!(!pulsar_routing_version().is_null());
+            assert!(!pulsar_routing_status_message(200).is_null());
+            assert!(!pulsar_routing_hashing_scheme_name(0).is_null());
+            S::Ok
+        });
+    }
+}
+
+#[test]
+fn topic_names_and_bundles_allocate_nothing() {
+    use crate::bundles::*;
+    use crate::topic_name::*;
+
+    let name = "persistent://tenant/cluster/ns/a b ключ-partition-7";
+    let (n, len) = (name.as_ptr(), name.len());
+    let v4 = PULSAR_ROUTING_TOPIC_NAME_RULES_V4;
+    let mut topic = std::mem::MaybeUninit::<pulsar_routing_topic_name>::uninit();
+    let mut buf = [0u8; 256];
+    let mut written = 0usize;
+    let (mut crc, mut index, mut at) = (0u32, 0i32, 0usize);
+    let mut default = std::mem::MaybeUninit::<pulsar_routing_bundle_layout>::uninit();
+    let mut explicit = std::mem::MaybeUninit::<pulsar_routing_bundle_layout>::uninit();
+    let boundaries = [0u32, 0x1000, 0x8000_0000, 0xffff_ffff];
+    let mut range = pulsar_routing_bundle_range::default();
+    let hashes: Vec<u32> = (0..64u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let mut counts = [0u64; 8];
+    let mut unowned = 0u64;
+    let mut changes = vec![pulsar_routing_bundle_change::default(); hashes.len()];
+    let mut new_boundaries = [0u32; 16];
+    let mut points = [0i64; 8];
+    let mut work_hashes = hashes.clone();
+    let mut positions = vec![0x10i64, 0x7000_0000, 0x20];
+    let mut loads: Vec<pulsar_routing_topic_load> = hashes
+        .iter()
+        .map(|&hash| pulsar_routing_topic_load {
+            hash,
+            msg_rate_in: 1_000.0,
+            ..Default::default()
+        })
+        .collect();
+    let limits = pulsar_routing_flow_limits {
+        max_msg_rate: 3_000,
+        max_bandwidth_mbytes: 100,
+        threshold_percent: 10,
+    };
+    let full = ["0x00000000", "0xffffffff"].map(|s| crate::text::pulsar_routing_str {
+        data: s.as_ptr(),
+        len: s.len(),
+    });
+    let target = pulsar_routing_bundle_range {
+        lower: 0x1000,
+        upper: 0x8000_0000,
+    };
+    // SAFETY: every closure below passes pointers to live locals of the
+    // right types and lengths, initialises a struct before using it, and
+    // keeps the name and the boundaries alive while they are referred to.
+    unsafe {
+        assert_no_alloc("topic_name_parse", || {
+            pulsar_routing_topic_name_parse(n, len, v4, topic.as_mut_ptr())
+        });
+        let t = topic.as_ptr();
+        let b = buf.as_mut_ptr();
+        type TextFn =
+            unsafe extern "C" fn(*const pulsar_routing_topic_name, *mut u8, usize, *mut usize) -> S;
+        let text_fns: [(&str, TextFn); 6] = [
+            ("to_string", pulsar_routing_topic_name_to_string),
+            ("namespace", pulsar_routing_topic_name_namespace),
+            (
+                "partitioned",
+                pulsar_routing_topic_name_partitioned_topic_name,
+            ),
+            ("lookup", pulsar_routing_topic_name_lookup_name),
+            ("persistence", pulsar_routing_topic_name_persistence_naming),
+            ("encoded", pulsar_routing_topic_name_encoded_local_name),
+        ];
+        for (what, f) in text_fns {
+            assert_no_alloc(what, || f(t, b, 256, &mut written));
+        }
+        assert_no_alloc("rest_path", || {
+            pulsar_routing_topic_name_rest_path(t, false, b, 256, &mut written)
+        });
+        assert_no_alloc("partition", || {
+            pulsar_routing_topic_name_partition(t, 11, b, 256, &mut written)
+        });
+        assert_no_alloc("crc32", || pulsar_routing_topic_name_crc32(t, &mut crc));
+        assert_no_alloc("partition_crc32", || {
+            pulsar_routing_topic_name_partition_crc32(t, 11, &mut crc)
+        });
+        assert_no_alloc("get_partition_index", || {
+            pulsar_routing_get_partition_index(n, len, &mut index)
+        });
+        assert_no_alloc("error_message", || {
+            pulsar_routing_topic_name_error_message(b"a//b".as_ptr(), 4, v4, b, 256, &mut written)
+        });
+
+        assert_no_alloc("layout_init_default", || {
+            pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_init_default(
+                default.as_mut_ptr(),
+                1024,
+            )
+        });
+        assert_no_alloc("layout_init", || {
+            pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_init(
+                explicit.as_mut_ptr(),
+                boundaries.as_ptr(),
+                boundaries.len(),
+            )
+        });
+        for (what, layout) in [
+            ("default", default.as_ptr()),
+            ("explicit", explicit.as_ptr()),
+        ] {
+            assert_no_alloc(&format!("bundle_for_topic, {what}"), || {
+                pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_bundle_for_topic(
+                    layout, n, len, v4, &mut range,
+                )
+            });
+            assert_no_alloc(&format!("bundle_for_hash, {what}"), || {
+                pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_bundle_for_hash(
+                    layout, crc, &mut range,
+                )
+            });
+            assert_no_alloc(&format!("bundle_index_for_hash_java, {what}"), || {
+                pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_bundle_index_for_hash_java(
+                    layout, crc, &mut at,
+                )
+            });
+        }
+        let e = explicit.as_ptr();
+        assert_no_alloc("validate_bundle", || {
+            pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_validate_bundle(
+                e, target, &mut at,
+            )
+        });
+        assert_no_alloc("count_per_bundle", || {
+            pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_count_per_bundle(
+                e,
+                hashes.as_ptr(),
+                hashes.len(),
+                counts.as_mut_ptr(),
+                counts.len(),
+                &mut written,
+                &mut unowned,
+            )
+        });
+        assert_no_alloc("compare", || {
+            pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_compare(
+                e,
+                default.as_ptr(),
+                hashes.as_ptr(),
+                hashes.len(),
+                changes.as_mut_ptr(),
+                changes.len(),
+                &mut written,
+            )
+        });
+        assert_no_alloc("split", || {
+            let mut at_points = [0x5000i64, 0x4000_0000];
+            pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_split(
+                e,
+                target,
+                at_points.as_mut_ptr(),
+                2,
+                new_boundaries.as_mut_ptr(),
+                16,
+                &mut written,
+            )
+        });
+        assert_no_alloc("split_equally", || {
+            pulsar_routing_bundle_layout::pulsar_routing_bundle_layout_split_equally(
+                e,
+                target,
+                5,
+                new_boundaries.as_mut_ptr(),
+                16,
+                &mut written,
+            )
+        });
+        assert_no_alloc("bundle_range_parse and name", || {
+            let text = "0x00001000_0x80000000";
+            assert_eq!(
+                pulsar_routing_bundle_range::pulsar_routing_bundle_range_parse(
+                    text.as_ptr(),
+                    text.len(),
+                    &mut range
+                ),
+                S::Ok
+            );
+            pulsar_routing_bundle_range::pulsar_routing_bundle_range_key(
+                range,
+                b"t/ns".as_ptr(),
+                4,
+                b,
+                256,
+                &mut written,
+            )
+        });
+        assert_no_alloc("default_boundaries", || {
+            pulsar_routing_default_boundaries(7, new_boundaries.as_mut_ptr(), 16, &mut written)
+        });
+        assert_no_alloc("validate_full_range", || {
+            pulsar_routing_validate_full_range(full.as_ptr(), full.len())
+        });
+        assert_no_alloc("topic_count_equally_divide", || {
+            pulsar_routing_topic_count_equally_divide(
+                work_hashes.as_mut_ptr(),
+                work_hashes.len(),
+                points.as_mut_ptr(),
+                8,
+                &mut written,
+            )
+        });
+        assert_no_alloc("specified_positions_divide", || {
+            pulsar_routing_specified_positions_divide(
+                target,
+                positions.as_mut_ptr(),
+                positions.len(),
+                5,
+                false,
+                points.as_mut_ptr(),
+                8,
+                &mut written,
+            )
+        });
+        let mut split_points = vec![0i64; loads.len()];
+        assert_no_alloc("flow_or_qps_equally_divide", || {
+            pulsar_routing_flow_or_qps_equally_divide(
+                loads.len(),
+                loads.as_mut_ptr(),
+                loads.len(),
+                limits,
+                split_points.as_mut_ptr(),
+                split_points.len(),
+                &mut written,
+            )
+        });
+        assert!(written > 0, "the flow split should split");
+    }
+}

@@ -1,0 +1,1497 @@
+/*
+ * Checks the golden vectors (real Java output) through the C API.
+ *
+ * Reads the tab-separated file written by ffi-c/tests/golden_to_tsv.py (its
+ * docstring gives the line formats) and checks every row the way
+ * core/tests/golden.rs, topics_golden.rs and bundles_golden.rs do, plus the
+ * C-only paths: status codes, buffers, the streaming hashers, each router
+ * handle, UTF-16 keys, topic name structs and bundle layouts.
+ *
+ * Usage: golden GOLDEN.tsv. Prints "golden: N passed, M failed" and exits
+ * non-zero on any failure. scripts/test-c.sh builds and runs it under
+ * AddressSanitizer and UBSan.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pulsar_routing.h"
+
+_Static_assert(sizeof(pulsar_routing_murmur3_hasher) == 32, "hasher size is ABI");
+_Static_assert(sizeof(pulsar_routing_crc32_hasher) == 32, "hasher size is ABI");
+_Static_assert(sizeof(pulsar_routing_bundle_layout) == 32, "layout size is ABI");
+_Static_assert(sizeof(pulsar_routing_bundle_range) == 16, "a range is two int64_t");
+_Static_assert(PULSAR_ROUTING_VERSION_NUMBER ==
+                   ((PULSAR_ROUTING_VERSION_MAJOR << 16) | (PULSAR_ROUTING_VERSION_MINOR << 8) |
+                    PULSAR_ROUTING_VERSION_PATCH),
+               "packed version number");
+
+enum { MAX_FIELDS = 24, MAX_REPORTS = 30 };
+
+static unsigned long passed, failed;
+static unsigned long line_no;
+/* Whether the row being checked has failed a check yet. */
+static bool row_failed;
+
+static void fail(const char *fmt, ...) {
+    static unsigned long reports;
+    row_failed = true;
+    if (reports++ >= MAX_REPORTS) {
+        return;
+    }
+    va_list args;
+    va_start(args, fmt);
+    fprintf(stderr, "line %lu: ", line_no);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+#define CHECK(cond, ...)          \
+    do {                          \
+        if (!(cond)) {            \
+            fail(__VA_ARGS__);    \
+        }                         \
+    } while (0)
+
+#define CHECK_STATUS(call, expected)                                                       \
+    do {                                                                                   \
+        pulsar_routing_status check_status_ = (call);                                      \
+        CHECK(check_status_ == (expected), "%s: status %u (%s), expected %u", #call,       \
+              (unsigned)check_status_, pulsar_routing_status_message(check_status_),       \
+              (unsigned)(expected));                                                       \
+    } while (0)
+
+#define CHECK_OK(call) CHECK_STATUS(call, PULSAR_ROUTING_STATUS_OK)
+
+/* --- parsing --------------------------------------------------------------------------- */
+
+static bool parse_i64(const char *text, int64_t *out) {
+    char *end;
+    errno = 0;
+    long long value = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0') {
+        fail("not an integer: '%s'", text);
+        return false;
+    }
+    *out = value;
+    return true;
+}
+
+static bool parse_u64(const char *text, uint64_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || text[0] == '-') {
+        fail("not an unsigned integer: '%s'", text);
+        return false;
+    }
+    *out = value;
+    return true;
+}
+
+static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+/* Decodes lower-case hex into a fresh buffer, never NULL on success (the API
+ * rejects NULL even for empty input). The caller frees it. */
+static uint8_t *unhex(const char *hex, size_t *len) {
+    size_t n = strlen(hex);
+    if (n % 2 != 0) {
+        fail("odd-length hex");
+        return NULL;
+    }
+    uint8_t *bytes = malloc(n / 2 + 1);
+    if (bytes == NULL) {
+        fail("out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n / 2; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            fail("bad hex");
+            free(bytes);
+            return NULL;
+        }
+        bytes[i] = (uint8_t)(hi << 4 | lo);
+    }
+    *len = n / 2;
+    return bytes;
+}
+
+static pulsar_routing_hashing_scheme scheme_named(const char *name) {
+    pulsar_routing_hashing_scheme scheme = UINT32_MAX;
+    CHECK_OK(pulsar_routing_hashing_scheme_from_name((const uint8_t *)name, strlen(name), &scheme));
+    return scheme;
+}
+
+/* UTF-16 units of valid UTF-8: code points from U+10000 take two. */
+static size_t utf8_to_utf16(const uint8_t *utf8, size_t len, uint16_t *units) {
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        uint8_t b = utf8[i];
+        uint32_t cp;
+        size_t width;
+        if (b < 0x80) {
+            cp = b, width = 1;
+        } else if (b < 0xe0) {
+            cp = b & 0x1fu, width = 2;
+        } else if (b < 0xf0) {
+            cp = b & 0x0fu, width = 3;
+        } else {
+            cp = b & 0x07u, width = 4;
+        }
+        for (size_t k = 1; k < width && i + k < len; k++) {
+            cp = cp << 6 | (utf8[i + k] & 0x3fu);
+        }
+        i += width;
+        if (cp >= 0x10000) {
+            cp -= 0x10000;
+            units[n++] = (uint16_t)(0xd800 | (cp >> 10));
+            units[n++] = (uint16_t)(0xdc00 | (cp & 0x3ff));
+        } else {
+            units[n++] = (uint16_t)cp;
+        }
+    }
+    return n;
+}
+
+/* --- hash rows ------------------------------------------------------------------------- */
+
+static void check_streaming(const uint8_t *key, size_t len, uint32_t murmur, uint32_t raw,
+                            uint32_t crc) {
+    static const size_t pieces[] = {1, 2, 3, 5, 7};
+    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+        pulsar_routing_murmur3_hasher m;
+        pulsar_routing_crc32_hasher c;
+        CHECK_OK(pulsar_routing_murmur3_hasher_init(&m));
+        CHECK_OK(pulsar_routing_crc32_hasher_init(&c));
+        for (size_t at = 0; at < len; at += pieces[p]) {
+            size_t n = len - at < pieces[p] ? len - at : pieces[p];
+            CHECK_OK(pulsar_routing_murmur3_hasher_update(&m, key + at, n));
+            CHECK_OK(pulsar_routing_crc32_hasher_update(&c, key + at, n));
+        }
+        uint32_t got_murmur = 0, got_raw = 0, got_crc = 0;
+        CHECK_OK(pulsar_routing_murmur3_hasher_finalize(&m, &got_murmur));
+        CHECK_OK(pulsar_routing_murmur3_hasher_finalize_raw(&m, &got_raw));
+        CHECK_OK(pulsar_routing_crc32_hasher_finalize(&c, &got_crc));
+        CHECK(got_murmur == murmur && got_raw == raw && got_crc == crc,
+              "streaming in pieces of %zu disagrees", pieces[p]);
+    }
+}
+
+static void check_hash_row(char **f, int n) {
+    if (n != 11) {
+        fail("H row with %d fields", n);
+        return;
+    }
+    size_t len = 0;
+    uint8_t *key = unhex(f[2], &len);
+    if (key == NULL) return;
+    bool utf8_valid = strcmp(f[3], "1") == 0;
+    int64_t murmur, jsh, hashcode, utf16_len;
+    uint64_t crc;
+    if (!parse_i64(f[4], &murmur) || !parse_i64(f[6], &jsh) || !parse_i64(f[7], &hashcode) ||
+        !parse_i64(f[8], &utf16_len) || !parse_u64(f[10], &crc)) {
+        free(key);
+        return;
+    }
+
+    uint32_t h = 0, raw = 0, c = 0;
+    int32_t code = 0;
+    CHECK_OK(pulsar_routing_murmur3_32(key, len, &h));
+    CHECK(h == murmur, "murmur3_32 %" PRIu32 ", expected %" PRId64, h, murmur);
+    CHECK_OK(pulsar_routing_murmur3_32_raw(key, len, &raw));
+    CHECK((raw & 0x7fffffffu) == h, "raw hash does not mask to the hash");
+    if (strcmp(f[5], "-") != 0) {
+        int64_t expected_raw;
+        if (parse_i64(f[5], &expected_raw)) {
+            CHECK((int32_t)raw == expected_raw, "murmur3_32_raw %" PRId32 ", expected %" PRId64,
+                  (int32_t)raw, expected_raw);
+        }
+    }
+    CHECK_OK(pulsar_routing_java_string_hash_bytes(key, len, &h));
+    CHECK(h == jsh, "java_string_hash_bytes %" PRIu32 ", expected %" PRId64, h, jsh);
+    CHECK_OK(pulsar_routing_java_string_hashcode_bytes(key, len, &code));
+    CHECK(code == hashcode, "java_string_hashcode_bytes %" PRId32 ", expected %" PRId64, code,
+          hashcode);
+    CHECK_OK(pulsar_routing_crc32(key, len, &c));
+    CHECK(c == crc, "crc32 %" PRIu32 ", expected %" PRIu64, c, crc);
+
+    /* Java's lossy decoding: at most 3 output bytes per input byte. */
+    size_t cap = 3 * len + 1, written = 0;
+    uint8_t *decoded = malloc(cap);
+    uint16_t *units = malloc(2 * cap * sizeof *units);
+    if (decoded == NULL || units == NULL) {
+        fail("out of memory");
+        free(decoded), free(units), free(key);
+        return;
+    }
+    CHECK_OK(pulsar_routing_java_lossy_utf8(key, len, decoded, cap, &written));
+    if (strcmp(f[9], "-") == 0) {
+        CHECK(written == len && memcmp(decoded, key, len) == 0, "valid UTF-8 changed by decoding");
+    } else {
+        size_t lossy_len = 0;
+        uint8_t *lossy = unhex(f[9], &lossy_len);
+        if (lossy != NULL) {
+            CHECK(written == lossy_len && memcmp(decoded, lossy, lossy_len) == 0,
+                  "lossy decoding differs from Java's");
+            free(lossy);
+        }
+    }
+    if (written > 0) {
+        size_t needed = 0;
+        CHECK_STATUS(pulsar_routing_java_lossy_utf8(key, len, decoded, written - 1, &needed),
+                     PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL);
+        CHECK(needed == written, "BUFFER_TOO_SMALL reported %zu, needed %zu", needed, written);
+    }
+    /* The decoded string's UTF-16 form: its length and hashCode are Java's. */
+    size_t n_units = utf8_to_utf16(decoded, written, units);
+    CHECK((int64_t)n_units == utf16_len, "decoded UTF-16 length %zu, expected %" PRId64, n_units,
+          utf16_len);
+    CHECK_OK(pulsar_routing_java_string_hash_utf16(units, n_units, &h));
+    CHECK(h == jsh, "java_string_hash_utf16 %" PRIu32 ", expected %" PRId64, h, jsh);
+    CHECK_OK(pulsar_routing_java_string_hashcode_utf16(units, n_units, &code));
+    CHECK(code == hashcode, "java_string_hashcode_utf16 %" PRId32 ", expected %" PRId64, code,
+          hashcode);
+
+    /* The string entry points agree with the byte ones, and refuse non-UTF-8. */
+    if (utf8_valid) {
+        CHECK_OK(pulsar_routing_java_string_hash(key, len, &h));
+        CHECK(h == jsh, "java_string_hash %" PRIu32 ", expected %" PRId64, h, jsh);
+        CHECK_OK(pulsar_routing_java_string_hashcode(key, len, &code));
+        CHECK(code == hashcode, "java_string_hashcode %" PRId32 ", expected %" PRId64, code,
+              hashcode);
+        CHECK_OK(pulsar_routing_hashing_scheme_hash(PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32, key,
+                                                    len, &h));
+        CHECK(h == murmur, "scheme hash murmur3_32 %" PRIu32, h);
+    } else {
+        CHECK_STATUS(pulsar_routing_java_string_hash(key, len, &h),
+                     PULSAR_ROUTING_STATUS_INVALID_UTF8);
+    }
+    check_streaming(key, len, (uint32_t)murmur, raw, (uint32_t)crc);
+    free(units), free(decoded), free(key);
+}
+
+/* --- keyed rows ------------------------------------------------------------------------ */
+
+/* One router of each kind per scheme, built once: keyed routing never
+ * touches their state. */
+static pulsar_routing_round_robin_router *rr_routers[2];
+static pulsar_routing_single_partition_router *single_routers[2];
+static pulsar_routing_custom_router *custom_routers[2];
+static const pulsar_routing_hashing_scheme schemes[2] = {
+    PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+    PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32,
+};
+
+/* A custom router that routes like the built-in ones, through the key it is
+ * handed: proves the key reaches the callback intact. */
+static int32_t route_by_key(void *context, pulsar_routing_key key, uint32_t num_partitions) {
+    const pulsar_routing_hashing_scheme *scheme = context;
+    uint32_t partition = 0;
+    if (pulsar_routing_key_partition(key, *scheme, num_partitions, &partition) !=
+        PULSAR_ROUTING_STATUS_OK) {
+        return -1;
+    }
+    return (int32_t)partition;
+}
+
+static bool make_routers(void) {
+    for (int i = 0; i < 2; i++) {
+        if (pulsar_routing_round_robin_router_new(schemes[i], 0, true, 10, &rr_routers[i]) !=
+                PULSAR_ROUTING_STATUS_OK ||
+            pulsar_routing_single_partition_router_new(schemes[i], -1, &single_routers[i]) !=
+                PULSAR_ROUTING_STATUS_OK ||
+            pulsar_routing_custom_router_new(route_by_key, (void *)&schemes[i],
+                                             &custom_routers[i]) != PULSAR_ROUTING_STATUS_OK) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void free_routers(void) {
+    for (int i = 0; i < 2; i++) {
+        pulsar_routing_round_robin_router_free(rr_routers[i]);
+        pulsar_routing_single_partition_router_free(single_routers[i]);
+        pulsar_routing_custom_router_free(custom_routers[i]);
+    }
+}
+
+/* Every way of routing a keyed message gives the expected partition. */
+static void check_routes(pulsar_routing_key key, pulsar_routing_hashing_scheme scheme,
+                         int64_t num_partitions, uint32_t expected) {
+    int i = scheme == PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32;
+    uint32_t p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_key_partition(key, scheme, num_partitions, &p));
+    CHECK(p == expected, "key_partition %" PRIu32 ", expected %" PRIu32, p, expected);
+    p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_round_robin_router_choose_partition(rr_routers[i], key, num_partitions,
+                                                                123456, &p));
+    CHECK(p == expected, "round-robin %" PRIu32 ", expected %" PRIu32, p, expected);
+    p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_single_partition_router_choose_partition(single_routers[i], key,
+                                                                     num_partitions, &p));
+    CHECK(p == expected, "single partition %" PRIu32 ", expected %" PRIu32, p, expected);
+    p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_custom_router_choose_partition(custom_routers[i], key, num_partitions,
+                                                           &p));
+    CHECK(p == expected, "custom %" PRIu32 ", expected %" PRIu32, p, expected);
+}
+
+static void check_keyed_row(char **f, int n) {
+    int64_t num_partitions, expected;
+    size_t len = 0;
+    if (n != 5 || !parse_i64(f[2], &num_partitions) || !parse_i64(f[4], &expected)) {
+        fail("bad K row");
+        return;
+    }
+    pulsar_routing_hashing_scheme scheme = scheme_named(f[1]);
+    uint8_t *key = unhex(f[3], &len);
+    if (key == NULL) return;
+    uint32_t p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_partition_for_key(key, len, num_partitions, scheme, &p));
+    CHECK(p == expected, "partition_for_key %" PRIu32 ", expected %" PRId64, p, expected);
+    pulsar_routing_key k = {PULSAR_ROUTING_KEY_KIND_STRING, key, len};
+    check_routes(k, scheme, num_partitions, (uint32_t)expected);
+    /* The same key as Java holds it, UTF-16 units: at most one per byte. */
+    uint16_t *units = malloc((len + 1) * sizeof *units);
+    if (units == NULL) {
+        fail("out of memory");
+        free(key);
+        return;
+    }
+    size_t n_units = utf8_to_utf16(key, len, units);
+    pulsar_routing_key k16 = {PULSAR_ROUTING_KEY_KIND_UTF16, (const uint8_t *)units, n_units};
+    check_routes(k16, scheme, num_partitions, (uint32_t)expected);
+    free(units);
+    free(key);
+}
+
+static void check_keyed_bytes_row(char **f, int n) {
+    int64_t num_partitions, expected;
+    size_t len = 0;
+    if (n != 6 || !parse_i64(f[2], &num_partitions) || !parse_i64(f[5], &expected)) {
+        fail("bad B row");
+        return;
+    }
+    pulsar_routing_hashing_scheme scheme = scheme_named(f[1]);
+    uint8_t *bytes = unhex(f[3], &len);
+    if (bytes == NULL) return;
+    size_t b64_len = pulsar_routing_base64_len(len), written = 0;
+    char *b64 = malloc(b64_len + 1);
+    if (b64 == NULL) {
+        fail("out of memory");
+        free(bytes);
+        return;
+    }
+    CHECK_OK(pulsar_routing_encode_base64(bytes, len, (uint8_t *)b64, b64_len, &written));
+    b64[written] = '\0';
+    CHECK(strcmp(b64, f[4]) == 0, "Base64 '%s', expected '%s'", b64, f[4]);
+    uint32_t p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_partition_for_key_bytes(bytes, len, num_partitions, scheme, &p));
+    CHECK(p == expected, "partition_for_key_bytes %" PRIu32 ", expected %" PRId64, p, expected);
+    /* keyBytes routes exactly like key(Base64 text). */
+    CHECK_OK(pulsar_routing_partition_for_key((const uint8_t *)b64, written, num_partitions,
+                                              scheme, &p));
+    CHECK(p == expected, "partition_for_key(Base64) %" PRIu32 ", expected %" PRId64, p, expected);
+    pulsar_routing_key k = {PULSAR_ROUTING_KEY_KIND_BYTES, bytes, len};
+    check_routes(k, scheme, num_partitions, (uint32_t)expected);
+    free(b64), free(bytes);
+}
+
+/* --- keyless rows and signSafeMod ------------------------------------------------------ */
+
+static const pulsar_routing_key no_key = {PULSAR_ROUTING_KEY_KIND_NONE, NULL, 0};
+
+static void check_rr_batching_row(char **f, int n) {
+    int64_t start, switch_ms, clock_ms, num_partitions, expected;
+    if (n != 6 || !parse_i64(f[1], &start) || !parse_i64(f[2], &switch_ms) ||
+        !parse_i64(f[3], &clock_ms) || !parse_i64(f[4], &num_partitions) ||
+        !parse_i64(f[5], &expected)) {
+        fail("bad RB row");
+        return;
+    }
+    pulsar_routing_round_robin_router *router = NULL;
+    CHECK_OK(pulsar_routing_round_robin_router_new(PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+                                                   (int32_t)start, true, switch_ms, &router));
+    uint32_t p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_round_robin_router_choose_partition(router, no_key, num_partitions,
+                                                                clock_ms, &p));
+    CHECK(p == expected, "batching round-robin %" PRIu32 ", expected %" PRId64, p, expected);
+    pulsar_routing_round_robin_router_free(router);
+}
+
+static void check_rr_sequence_row(char **f, int n) {
+    int64_t start, num_partitions;
+    if (n != 4 || !parse_i64(f[1], &start) || !parse_i64(f[2], &num_partitions)) {
+        fail("bad RS row");
+        return;
+    }
+    pulsar_routing_round_robin_router *router = NULL;
+    CHECK_OK(pulsar_routing_round_robin_router_new(PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+                                                   (int32_t)start, false, 0, &router));
+    char *picks = f[3];
+    for (int i = 0; i < 12; i++) {
+        char *comma = strchr(picks, ',');
+        if (comma != NULL) *comma = '\0';
+        int64_t expected;
+        uint32_t p = UINT32_MAX;
+        if (!parse_i64(picks, &expected)) break;
+        CHECK_OK(pulsar_routing_round_robin_router_choose_partition(router, no_key,
+                                                                    num_partitions, 0, &p));
+        CHECK(p == expected, "pick %d: %" PRIu32 ", expected %" PRId64, i, p, expected);
+        if (comma == NULL) {
+            CHECK(i == 11, "only %d picks", i + 1);
+            break;
+        }
+        picks = comma + 1;
+    }
+    pulsar_routing_round_robin_router_free(router);
+}
+
+static void check_single_row(char **f, int n) {
+    int64_t index, num_partitions, expected;
+    if (n != 4 || !parse_i64(f[1], &index) || !parse_i64(f[2], &num_partitions) ||
+        !parse_i64(f[3], &expected)) {
+        fail("bad S row");
+        return;
+    }
+    pulsar_routing_single_partition_router *router = NULL;
+    CHECK_OK(pulsar_routing_single_partition_router_new(PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+                                                        (int32_t)index, &router));
+    uint32_t p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_single_partition_router_choose_partition(router, no_key,
+                                                                     num_partitions, &p));
+    CHECK(p == expected, "single partition %" PRIu32 ", expected %" PRId64, p, expected);
+    pulsar_routing_single_partition_router_free(router);
+}
+
+static void check_sign_safe_mod_row(char **f, int n) {
+    int64_t dividend, divisor;
+    if (n != 4 || !parse_i64(f[1], &dividend) || !parse_i64(f[2], &divisor)) {
+        fail("bad M row");
+        return;
+    }
+    int32_t result = INT32_MIN;
+    if (strcmp(f[3], "E") == 0) {
+        CHECK_STATUS(pulsar_routing_sign_safe_mod(dividend, (int32_t)divisor, &result),
+                     PULSAR_ROUTING_STATUS_DIVISION_BY_ZERO);
+        CHECK(result == INT32_MIN, "out-parameter written on failure");
+        CHECK(strcmp(pulsar_routing_status_message(PULSAR_ROUTING_STATUS_DIVISION_BY_ZERO),
+                     "/ by zero") == 0,
+              "Java's ArithmeticException message");
+        return;
+    }
+    int64_t expected;
+    if (!parse_i64(f[3], &expected)) return;
+    CHECK_OK(pulsar_routing_sign_safe_mod(dividend, (int32_t)divisor, &result));
+    CHECK(result == expected, "signSafeMod %" PRId32 ", expected %" PRId64, result, expected);
+}
+
+/* --- text, lists and buffers ------------------------------------------------------------ */
+
+/* The rule set named in the file. */
+static pulsar_routing_topic_name_rules rules_named(const char *name) {
+    if (strcmp(name, "v4") == 0) return PULSAR_ROUTING_TOPIC_NAME_RULES_V4;
+    if (strcmp(name, "master") == 0) return PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER;
+    fail("unknown rules '%s'", name);
+    return UINT32_MAX;
+}
+
+static bool same_bytes(const uint8_t *got, size_t got_len, const uint8_t *want, size_t want_len) {
+    return got_len == want_len && (want_len == 0 || memcmp(got, want, want_len) == 0);
+}
+
+/* Splits a comma-separated list in place into a fresh array (never NULL on
+ * success, even when empty). The caller frees the array. The field is
+ * changed: split a copy (list_copy) to read it twice. */
+static char **split_list(char *field, size_t *count) {
+    size_t n = field[0] == '\0' ? 0 : 1;
+    for (const char *c = field; *c != '\0'; c++) n += *c == ',';
+    char **items = malloc((n + 1) * sizeof *items);
+    if (items == NULL) {
+        fail("out of memory");
+        return NULL;
+    }
+    size_t i = 0;
+    for (char *at = field; i < n;) {
+        items[i++] = at;
+        char *comma = strchr(at, ',');
+        if (comma == NULL) break;
+        *comma = '\0';
+        at = comma + 1;
+    }
+    *count = n;
+    return items;
+}
+
+/* A copy of a field, for split_list. The caller frees it. */
+static char *list_copy(const char *field) {
+    char *copy = strdup(field);
+    if (copy == NULL) fail("out of memory");
+    return copy;
+}
+
+/* A list of boundaries ("0x…", or anything Long.decode reads), parsed by
+ * the library. */
+static uint32_t *parse_boundaries(char *field, size_t *count) {
+    size_t n = 0;
+    char **items = split_list(field, &n);
+    if (items == NULL) return NULL;
+    uint32_t *boundaries = malloc((n + 1) * sizeof *boundaries);
+    if (boundaries == NULL) {
+        fail("out of memory");
+        free(items);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        boundaries[i] = 0;
+        CHECK_OK(pulsar_routing_parse_boundary((const uint8_t *)items[i], strlen(items[i]),
+                                               &boundaries[i]));
+    }
+    free(items);
+    *count = n;
+    return boundaries;
+}
+
+/* Signed integers, comma-separated. */
+static int64_t *parse_i64_list(char *field, size_t *count) {
+    size_t n = 0;
+    char **items = split_list(field, &n);
+    if (items == NULL) return NULL;
+    int64_t *values = malloc((n + 1) * sizeof *values);
+    if (values == NULL) {
+        fail("out of memory");
+        free(items);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        values[i] = 0;
+        parse_i64(items[i], &values[i]);
+    }
+    free(items);
+    *count = n;
+    return values;
+}
+
+/* A range's name, NUL-terminated, into `name` (64 bytes). */
+static void range_name(pulsar_routing_bundle_range range, char name[64]) {
+    size_t written = 0;
+    name[0] = '\0';
+    CHECK_OK(pulsar_routing_bundle_range_name(range, (uint8_t *)name, 63, &written));
+    if (written < 64) name[written] = '\0';
+}
+
+/* Checks that the list `field` (comma-separated "0x%08x") is `boundaries`. */
+static void check_boundary_list(const char *what, const uint32_t *boundaries, size_t n,
+                                const char *field) {
+    size_t count = 0;
+    char *copy = list_copy(field);
+    char **items = copy == NULL ? NULL : split_list(copy, &count);
+    if (items == NULL) {
+        free(copy);
+        return;
+    }
+    CHECK(count == n, "%s: %zu boundaries, expected %zu", what, n, count);
+    for (size_t i = 0; i < n && i < count; i++) {
+        char text[16];
+        snprintf(text, sizeof text, "0x%08" PRIx32, boundaries[i]);
+        CHECK(strcmp(text, items[i]) == 0, "%s[%zu]: %s, expected %s", what, i, text, items[i]);
+    }
+    free(items);
+    free(copy);
+}
+
+/* Checks that bundles first .. first + count - 1 of `layout` are named by
+ * the list `field`, which has `count` names. */
+static void check_bundle_names(const pulsar_routing_bundle_layout *layout, size_t first,
+                               const char *field) {
+    size_t count = 0;
+    char *copy = list_copy(field);
+    char **names = copy == NULL ? NULL : split_list(copy, &count);
+    if (names == NULL) {
+        free(copy);
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        pulsar_routing_bundle_range range = {0, 0};
+        char name[64];
+        CHECK_OK(pulsar_routing_bundle_layout_bundle(layout, first + i, &range));
+        range_name(range, name);
+        CHECK(strcmp(name, names[i]) == 0, "bundle %zu: %s, expected %s", first + i, name,
+              names[i]);
+    }
+    free(names);
+    free(copy);
+}
+
+typedef pulsar_routing_status (*topic_text_fn)(const pulsar_routing_topic_name *, uint8_t *,
+                                               size_t, size_t *);
+
+/* Writes a derived name and compares it with the hex `want`; a buffer one
+ * byte short must give BUFFER_TOO_SMALL with the length needed, untouched. */
+static void check_topic_text(const char *what, topic_text_fn f, const pulsar_routing_topic_name *t,
+                             const char *want_hex) {
+    size_t want_len = 0;
+    uint8_t *want = unhex(want_hex, &want_len);
+    if (want == NULL) return;
+    uint8_t *buf = malloc(want_len + 8);
+    if (buf == NULL) {
+        fail("out of memory");
+        free(want);
+        return;
+    }
+    size_t written = SIZE_MAX;
+    CHECK_OK(f(t, buf, want_len + 8, &written));
+    CHECK(same_bytes(buf, written, want, want_len), "%s differs from Java's", what);
+    if (want_len > 0) {
+        memset(buf, 0xa5, want_len + 8);
+        written = SIZE_MAX;
+        CHECK_STATUS(f(t, buf, want_len - 1, &written), PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL);
+        CHECK(written == want_len, "%s: BUFFER_TOO_SMALL said %zu, needed %zu", what, written,
+              want_len);
+        CHECK(buf[0] == 0xa5 && buf[want_len - 1] == 0xa5, "%s: short buffer written", what);
+    }
+    free(buf);
+    free(want);
+}
+
+static pulsar_routing_status rest_path_with_domain(const pulsar_routing_topic_name *t,
+                                                   uint8_t *buf, size_t len, size_t *written) {
+    return pulsar_routing_topic_name_rest_path(t, true, buf, len, written);
+}
+
+static pulsar_routing_status partition_3(const pulsar_routing_topic_name *t, uint8_t *buf,
+                                         size_t len, size_t *written) {
+    return pulsar_routing_topic_name_partition(t, 3, buf, len, written);
+}
+
+/* Compares a borrowed part of a parsed name with hex text. */
+static void check_part(const char *what, pulsar_routing_str part, const char *want_hex) {
+    size_t want_len = 0;
+    uint8_t *want = unhex(want_hex, &want_len);
+    if (want == NULL) return;
+    CHECK(part.data != NULL && same_bytes(part.data, part.len, want, want_len), "%s differs",
+          what);
+    free(want);
+}
+
+/* CRC-32 of hex text, through the library. */
+static uint32_t crc_of_hex(const char *hex) {
+    size_t len = 0;
+    uint32_t crc = 0;
+    uint8_t *bytes = unhex(hex, &len);
+    if (bytes == NULL) return 0;
+    CHECK_OK(pulsar_routing_crc32(bytes, len, &crc));
+    free(bytes);
+    return crc;
+}
+
+static bool is_topic_name_status(pulsar_routing_status status) {
+    return status >= 400 && status < 500;
+}
+
+/* --- topics.jsonl ------------------------------------------------------------------------ */
+
+static void check_topic_parse_row(char **f, int n) {
+    if (n != 18) {
+        fail("TP row with %d fields", n);
+        return;
+    }
+    pulsar_routing_topic_name_rules rules = rules_named(f[1]);
+    size_t input_len = 0;
+    uint8_t *input = unhex(f[2], &input_len);
+    if (input == NULL) return;
+    pulsar_routing_topic_name t;
+    pulsar_routing_status status = pulsar_routing_topic_name_parse(input, input_len, rules, &t);
+    CHECK(status == PULSAR_ROUTING_STATUS_OK, "parse: %s", pulsar_routing_status_message(status));
+    if (status != PULSAR_ROUTING_STATUS_OK) {
+        free(input);
+        return;
+    }
+    CHECK(t.input == input && t.input_len == input_len && t.rules == rules, "input fields");
+    check_topic_text("to_string", pulsar_routing_topic_name_to_string, &t, f[3]);
+    CHECK(t.canonical_len == strlen(f[3]) / 2, "canonical_len %zu", t.canonical_len);
+    const char *domain = pulsar_routing_topic_domain_name(t.domain);
+    CHECK(domain != NULL && strcmp(domain, f[4]) == 0, "domain %s, expected %s",
+          domain == NULL ? "(null)" : domain, f[4]);
+    check_part("tenant", t.tenant, f[5]);
+    if (strcmp(f[6], "-") == 0) {
+        CHECK(t.cluster.data == NULL && t.cluster.len == 0, "a V2 name has no cluster");
+    } else {
+        check_part("cluster", t.cluster, f[6]);
+    }
+    check_part("namespace_portion", t.namespace_portion, f[7]);
+    check_topic_text("namespace", pulsar_routing_topic_name_namespace, &t, f[8]);
+    check_part("local_name", t.local_name, f[9]);
+    int64_t index;
+    if (parse_i64(f[10], &index)) {
+        CHECK(t.partition_index == index, "partition_index %" PRId32 ", expected %" PRId64,
+              t.partition_index, index);
+    }
+    check_topic_text("partitioned_topic_name", pulsar_routing_topic_name_partitioned_topic_name,
+                     &t, f[11]);
+    CHECK((t.domain != PULSAR_ROUTING_TOPIC_DOMAIN_NON_PERSISTENT) == (strcmp(f[12], "1") == 0),
+          "persistent");
+    check_topic_text("lookup_name", pulsar_routing_topic_name_lookup_name, &t, f[13]);
+    check_topic_text("persistence_naming", pulsar_routing_topic_name_persistence_naming, &t, f[14]);
+    check_topic_text("rest_path", rest_path_with_domain, &t, f[15]);
+    check_topic_text("encoded_local_name", pulsar_routing_topic_name_encoded_local_name, &t,
+                     f[16]);
+    uint32_t crc = 0, expected_crc = crc_of_hex(f[3]);
+    CHECK_OK(pulsar_routing_topic_name_crc32(&t, &crc));
+    CHECK(crc == expected_crc, "crc32 of the canonical name");
+    crc = 0;
+    if (strcmp(f[17], "E") == 0) {
+        uint8_t buf[8];
+        size_t written = SIZE_MAX;
+        CHECK_STATUS(pulsar_routing_topic_name_partition(&t, 3, buf, sizeof buf, &written),
+                     PULSAR_ROUTING_STATUS_TOPIC_NAME_INVALID_SEGMENT_DESCRIPTOR);
+        CHECK_STATUS(pulsar_routing_topic_name_partition_crc32(&t, 3, &crc),
+                     PULSAR_ROUTING_STATUS_TOPIC_NAME_INVALID_SEGMENT_DESCRIPTOR);
+        CHECK(written == SIZE_MAX && crc == 0, "written on failure");
+    } else {
+        check_topic_text("partition(3)", partition_3, &t, f[17]);
+        CHECK_OK(pulsar_routing_topic_name_partition_crc32(&t, 3, &crc));
+        CHECK(crc == crc_of_hex(f[17]), "crc32 of partition 3");
+    }
+    free(input);
+}
+
+static void check_topic_error_row(char **f, int n) {
+    if (n != 4) {
+        fail("TE row with %d fields", n);
+        return;
+    }
+    pulsar_routing_topic_name_rules rules = rules_named(f[1]);
+    size_t input_len = 0, message_len = 0;
+    uint8_t *input = unhex(f[2], &input_len);
+    uint8_t *message = unhex(f[3], &message_len);
+    uint8_t *buf = malloc(message_len + 8);
+    if (input == NULL || message == NULL || buf == NULL) {
+        free(input), free(message), free(buf);
+        return;
+    }
+    pulsar_routing_topic_name t, untouched;
+    memset(&t, 0xa5, sizeof t);
+    memcpy(&untouched, &t, sizeof t);
+    pulsar_routing_status status = pulsar_routing_topic_name_parse(input, input_len, rules, &t);
+    CHECK(is_topic_name_status(status), "parse gave %u (%s), expected a topic name error",
+          (unsigned)status, pulsar_routing_status_message(status));
+    CHECK(memcmp(&t, &untouched, sizeof t) == 0, "out-parameter written on failure");
+    size_t written = SIZE_MAX;
+    CHECK_OK(pulsar_routing_topic_name_error_message(input, input_len, rules, buf,
+                                                     message_len + 8, &written));
+    CHECK(same_bytes(buf, written, message, message_len), "message differs from Java's: %.*s",
+          (int)(written < 400 ? written : 400), (const char *)buf);
+    if (message_len > 0) {
+        written = SIZE_MAX;
+        CHECK_STATUS(pulsar_routing_topic_name_error_message(input, input_len, rules, buf,
+                                                             message_len - 1, &written),
+                     PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL);
+        CHECK(written == message_len, "BUFFER_TOO_SMALL said %zu", written);
+    }
+    /* The bundle lookup by name fails the same way. */
+    pulsar_routing_bundle_layout layout;
+    pulsar_routing_bundle_range range = {-1, -1};
+    CHECK_OK(pulsar_routing_bundle_layout_init_default(&layout, 4));
+    CHECK_STATUS(pulsar_routing_bundle_layout_bundle_for_topic(&layout, input, input_len, rules,
+                                                               &range),
+                 status);
+    free(buf), free(message), free(input);
+}
+
+static void check_partition_index_row(char **f, int n) {
+    int64_t expected;
+    size_t len = 0;
+    if (n != 3 || !parse_i64(f[2], &expected)) {
+        fail("bad TI row");
+        return;
+    }
+    uint8_t *text = unhex(f[1], &len);
+    if (text == NULL) return;
+    int32_t index = INT32_MIN;
+    CHECK_OK(pulsar_routing_get_partition_index(text, len, &index));
+    CHECK(index == expected, "getPartitionIndex %" PRId32 ", expected %" PRId64, index, expected);
+    free(text);
+}
+
+/* --- bundles.jsonl ----------------------------------------------------------------------- */
+
+static void check_default_bundles_row(char **f, int n) {
+    int64_t k;
+    if (n != 5 || !parse_i64(f[1], &k)) {
+        fail("bad DB row");
+        return;
+    }
+    pulsar_routing_bundle_layout layout;
+    uint32_t one = 0;
+    size_t written = SIZE_MAX;
+    if (strcmp(f[2], "-") == 0) {
+        /* Java rejects k <= 0; a uint32_t count cannot be negative, so 0
+         * stands for all of them. */
+        CHECK(k <= 0, "Java rejected %" PRId64 " bundles", k);
+        CHECK_STATUS(pulsar_routing_bundle_layout_init_default(&layout, 0),
+                     PULSAR_ROUTING_STATUS_NO_BUNDLES);
+        CHECK_STATUS(pulsar_routing_default_boundaries(0, &one, 1, &written),
+                     PULSAR_ROUTING_STATUS_NO_BUNDLES);
+        CHECK(written == SIZE_MAX, "written on failure");
+        return;
+    }
+    if (k <= 0 || k > UINT32_MAX) {
+        fail("bundle count %" PRId64, k);
+        return;
+    }
+    size_t len = 0;
+    uint32_t *boundaries = malloc(((size_t)k + 1) * sizeof *boundaries);
+    if (boundaries == NULL) {
+        fail("out of memory");
+        return;
+    }
+    CHECK_OK(pulsar_routing_bundle_layout_init_default(&layout, (uint32_t)k));
+    CHECK_OK(pulsar_routing_bundle_layout_len(&layout, &len));
+    CHECK(len == (size_t)k, "len %zu", len);
+    CHECK_OK(pulsar_routing_bundle_layout_boundaries(&layout, boundaries, (size_t)k + 1,
+                                                     &written));
+    check_boundary_list("layout boundaries", boundaries, written, f[2]);
+    memset(boundaries, 0, ((size_t)k + 1) * sizeof *boundaries);
+    CHECK_STATUS(pulsar_routing_default_boundaries((uint32_t)k, boundaries, (size_t)k, &written),
+                 PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL);
+    CHECK(written == (size_t)k + 1, "BUFFER_TOO_SMALL said %zu", written);
+    CHECK_OK(pulsar_routing_default_boundaries((uint32_t)k, boundaries, (size_t)k + 1, &written));
+    check_boundary_list("default boundaries", boundaries, written, f[2]);
+    check_bundle_names(&layout, 0, f[3]);
+    size_t count = 0;
+    char **closed = split_list(f[4], &count);
+    if (closed != NULL) {
+        CHECK(count == (size_t)k, "%zu upper_closed flags", count);
+        for (size_t i = 0; i < count; i++) {
+            pulsar_routing_bundle_range range = {0, 0};
+            CHECK_OK(pulsar_routing_bundle_layout_bundle(&layout, i, &range));
+            CHECK((range.upper == 0xffffffff) == (strcmp(closed[i], "1") == 0),
+                  "upper_closed of bundle %zu", i);
+        }
+        free(closed);
+    }
+    free(boundaries);
+}
+
+/* Parses a topic and checks its canonical name and hash. */
+static bool parse_bundle_topic(const char *rules_name, const char *topic_hex,
+                               const char *canonical_hex, const char *crc_text, uint8_t **input,
+                               size_t *input_len, pulsar_routing_topic_name *t, uint32_t *crc) {
+    pulsar_routing_topic_name_rules rules = rules_named(rules_name);
+    uint64_t expected_crc;
+    if (!parse_u64(crc_text, &expected_crc)) return false;
+    *input = unhex(topic_hex, input_len);
+    if (*input == NULL) return false;
+    pulsar_routing_status status = pulsar_routing_topic_name_parse(*input, *input_len, rules, t);
+    CHECK(status == PULSAR_ROUTING_STATUS_OK, "parse: %s", pulsar_routing_status_message(status));
+    if (status != PULSAR_ROUTING_STATUS_OK) {
+        free(*input);
+        return false;
+    }
+    check_topic_text("canonical", pulsar_routing_topic_name_to_string, t, canonical_hex);
+    *crc = 0;
+    CHECK_OK(pulsar_routing_topic_name_crc32(t, crc));
+    CHECK(*crc == expected_crc, "crc32 %" PRIu32 ", expected %" PRIu64, *crc, expected_crc);
+    return true;
+}
+
+static void check_topic_bundle_row(char **f, int n) {
+    int64_t k;
+    if (n != 9 || !parse_i64(f[2], &k) || k <= 0) {
+        fail("bad TB row");
+        return;
+    }
+    uint8_t *input;
+    size_t input_len;
+    pulsar_routing_topic_name t;
+    uint32_t crc;
+    if (!parse_bundle_topic(f[1], f[3], f[4], f[5], &input, &input_len, &t, &crc)) return;
+    pulsar_routing_bundle_layout layout;
+    pulsar_routing_bundle_range range = {-1, -1}, by_hash = {-2, -2};
+    size_t index = SIZE_MAX, java_index = SIZE_MAX;
+    char name[64];
+    CHECK_OK(pulsar_routing_bundle_layout_init_default(&layout, (uint32_t)k));
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_for_topic(&layout, input, input_len, t.rules,
+                                                           &range));
+    range_name(range, name);
+    CHECK(strcmp(name, f[6]) == 0, "bundle %s, expected %s", name, f[6]);
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_for_hash(&layout, crc, &by_hash));
+    CHECK(by_hash.lower == range.lower && by_hash.upper == range.upper, "bundle_for_hash");
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_index_for_hash(&layout, crc, &index));
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_index_for_hash_java(&layout, crc, &java_index));
+    CHECK(index == java_index, "the Java-strict lookup agrees below 0xffffffff");
+    bool includes = false;
+    CHECK_OK(pulsar_routing_bundle_range_includes(range, crc, &includes));
+    CHECK(includes == (strcmp(f[8], "1") == 0), "includes");
+
+    /* The bundle key: the topic's namespace, then the range. */
+    uint8_t ns[512], key[600];
+    size_t ns_len = 0, key_len = 0, want_len = 0;
+    CHECK_OK(pulsar_routing_topic_name_namespace(&t, ns, sizeof ns, &ns_len));
+    CHECK_OK(pulsar_routing_bundle_range_key(range, ns, ns_len, key, sizeof key, &key_len));
+    uint8_t *want = unhex(f[7], &want_len);
+    if (want != NULL) {
+        CHECK(same_bytes(key, key_len, want, want_len), "bundle key differs");
+        free(want);
+    }
+
+    /* A partition is also what getPartition builds from its parent, and it
+     * hashes the same. */
+    if (t.partition_index != -1) {
+        uint8_t *parent = malloc(t.canonical_len + 1);
+        size_t parent_len = 0;
+        if (parent != NULL) {
+            pulsar_routing_topic_name p;
+            uint32_t partition_crc = 0;
+            CHECK_OK(pulsar_routing_topic_name_partitioned_topic_name(
+                &t, parent, t.canonical_len + 1, &parent_len));
+            if (pulsar_routing_topic_name_parse(parent, parent_len, t.rules, &p) ==
+                PULSAR_ROUTING_STATUS_OK) {
+                CHECK_OK(pulsar_routing_topic_name_partition_crc32(&p, t.partition_index,
+                                                                   &partition_crc));
+                CHECK(partition_crc == crc, "the partition's name hashes differently");
+            }
+            free(parent);
+        }
+    }
+    free(input);
+}
+
+static void check_topic_bundle_error_row(char **f, int n) {
+    int64_t k;
+    if (n != 7 || !parse_i64(f[2], &k) || k <= 0) {
+        fail("bad TBE row");
+        return;
+    }
+    uint8_t *input;
+    size_t input_len;
+    pulsar_routing_topic_name t;
+    uint32_t crc;
+    if (!parse_bundle_topic(f[1], f[3], f[4], f[5], &input, &input_len, &t, &crc)) return;
+    CHECK(crc == 0xffffffffu, "only 0xffffffff has no bundle in Java");
+    pulsar_routing_bundle_layout layout;
+    pulsar_routing_bundle_range range = {-1, -1};
+    size_t index = SIZE_MAX;
+    char name[64];
+    CHECK_OK(pulsar_routing_bundle_layout_init_default(&layout, (uint32_t)k));
+    CHECK_STATUS(pulsar_routing_bundle_layout_bundle_index_for_hash_java(&layout, crc, &index),
+                 PULSAR_ROUTING_STATUS_NO_BUNDLE_FOR_HASH);
+    CHECK(index == SIZE_MAX, "written on failure");
+    /* The lenient lookup gives the bundle whose range includes it. */
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_index_for_hash(&layout, crc, &index));
+    CHECK(index == (size_t)k - 1, "0xffffffff goes to the last bundle");
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_for_topic(&layout, input, input_len, t.rules,
+                                                           &range));
+    range_name(range, name);
+    CHECK(strcmp(name, f[6]) == 0, "bundle %s, expected %s", name, f[6]);
+    bool includes = false;
+    CHECK_OK(pulsar_routing_bundle_range_includes(range, crc, &includes));
+    CHECK(includes, "includes");
+    free(input);
+}
+
+static void check_topic_bundle_parse_error_row(char **f, int n) {
+    if (n != 3) {
+        fail("bad TBP row");
+        return;
+    }
+    size_t len = 0;
+    uint8_t *input = unhex(f[2], &len);
+    if (input == NULL) return;
+    pulsar_routing_topic_name t;
+    pulsar_routing_bundle_layout layout;
+    pulsar_routing_bundle_range range = {-1, -1};
+    pulsar_routing_status status =
+        pulsar_routing_topic_name_parse(input, len, rules_named(f[1]), &t);
+    CHECK(is_topic_name_status(status), "parse gave %u", (unsigned)status);
+    CHECK_OK(pulsar_routing_bundle_layout_init_default(&layout, 4));
+    CHECK_STATUS(
+        pulsar_routing_bundle_layout_bundle_for_topic(&layout, input, len, rules_named(f[1]), &range),
+        status);
+    CHECK(range.lower == -1, "written on failure");
+    free(input);
+}
+
+static void check_hash_bundle_row(char **f, int n) {
+    int64_t k;
+    uint64_t hash;
+    if (n != 4 || !parse_i64(f[1], &k) || k <= 0 || !parse_u64(f[2], &hash)) {
+        fail("bad HB row");
+        return;
+    }
+    pulsar_routing_bundle_layout layout;
+    pulsar_routing_bundle_range range = {-1, -1};
+    size_t index = SIZE_MAX, java_index = SIZE_MAX;
+    char name[64];
+    CHECK_OK(pulsar_routing_bundle_layout_init_default(&layout, (uint32_t)k));
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_index_for_hash(&layout, (uint32_t)hash, &index));
+    if (strcmp(f[3], "E") == 0) {
+        CHECK_STATUS(pulsar_routing_bundle_layout_bundle_index_for_hash_java(&layout, (uint32_t)hash,
+                                                                             &java_index),
+                     PULSAR_ROUTING_STATUS_NO_BUNDLE_FOR_HASH);
+        CHECK(java_index == SIZE_MAX, "written on failure");
+        CHECK(index == (size_t)k - 1, "the last bundle includes it");
+        return;
+    }
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_index_for_hash_java(&layout, (uint32_t)hash,
+                                                                     &java_index));
+    CHECK(index == java_index, "index %zu, Java-strict %zu", index, java_index);
+    CHECK_OK(pulsar_routing_bundle_layout_bundle_for_hash(&layout, (uint32_t)hash, &range));
+    range_name(range, name);
+    CHECK(strcmp(name, f[3]) == 0, "bundle %s, expected %s", name, f[3]);
+}
+
+static void check_parse_range_row(char **f, int n) {
+    int64_t lower, upper;
+    size_t len = 0;
+    if (n != 8 || !parse_i64(f[2], &lower) || !parse_i64(f[3], &upper)) {
+        fail("bad PR row");
+        return;
+    }
+    uint8_t *input = unhex(f[1], &len);
+    if (input == NULL) return;
+    pulsar_routing_bundle_range range = {-1, -1};
+    char name[64];
+    CHECK_OK(pulsar_routing_bundle_range_parse(input, len, &range));
+    CHECK(range.lower == lower && range.upper == upper,
+          "range [%" PRId64 ", %" PRId64 "], expected [%" PRId64 ", %" PRId64 "]", range.lower,
+          range.upper, lower, upper);
+    CHECK((range.upper == 0xffffffff) == (strcmp(f[4], "1") == 0), "upper_closed");
+    range_name(range, name);
+    CHECK(strcmp(name, f[5]) == 0, "name %s, expected %s", name, f[5]);
+    uint8_t key[128];
+    size_t key_len = 0, want_len = 0;
+    CHECK_OK(pulsar_routing_bundle_range_key(range, (const uint8_t *)"t/ns", 4, key, sizeof key,
+                                             &key_len));
+    uint8_t *want = unhex(f[6], &want_len);
+    if (want != NULL) {
+        CHECK(same_bytes(key, key_len, want, want_len), "key differs");
+        free(want);
+    }
+    pulsar_routing_bundle_layout four;
+    size_t index = SIZE_MAX;
+    CHECK_OK(pulsar_routing_bundle_layout_init_default(&four, 4));
+    pulsar_routing_status status = pulsar_routing_bundle_layout_validate_bundle(&four, range, &index);
+    CHECK((status == PULSAR_ROUTING_STATUS_OK) == (strcmp(f[7], "1") == 0),
+          "validate_bundle gave %u", (unsigned)status);
+    free(input);
+}
+
+static void check_parse_range_error_row(char **f, int n) {
+    size_t len = 0;
+    if (n != 3) {
+        fail("bad PRE row");
+        return;
+    }
+    uint8_t *input = unhex(f[1], &len);
+    if (input == NULL) return;
+    pulsar_routing_bundle_range range = {-1, -1};
+    pulsar_routing_status status = pulsar_routing_bundle_range_parse(input, len, &range);
+    if (strcmp(f[2], "java.lang.ArrayIndexOutOfBoundsException") == 0) {
+        CHECK(status == PULSAR_ROUTING_STATUS_MISSING_UPPER_BOUND, "status %u", (unsigned)status);
+    } else if (strcmp(f[2], "java.lang.IllegalArgumentException") == 0) {
+        CHECK(status == PULSAR_ROUTING_STATUS_INVALID_BUNDLE_RANGE ||
+                  status == PULSAR_ROUTING_STATUS_EMPTY_RANGE ||
+                  status == PULSAR_ROUTING_STATUS_INVALID_RANGE,
+              "status %u", (unsigned)status);
+    } else {
+        fail("unexpected error class %s", f[2]);
+    }
+    CHECK(range.lower == -1 && range.upper == -1, "written on failure");
+    free(input);
+}
+
+/* Splits `target` of the layout over `before` at `points` and checks the
+ * result against the expected boundaries and new bundles (or an error). */
+static void check_split(const uint32_t *before, size_t n_before, pulsar_routing_bundle_range target,
+                        int64_t *points, size_t n_points, uint32_t parts, bool equally,
+                        const char *outcome, const char *after_field, const char *new_field) {
+    pulsar_routing_bundle_layout layout, after;
+    size_t cap = n_before + (equally ? parts : n_points + 1), written = SIZE_MAX, index = SIZE_MAX;
+    uint32_t *out = malloc((cap + 1) * sizeof *out);
+    if (out == NULL) {
+        fail("out of memory");
+        return;
+    }
+    CHECK_OK(pulsar_routing_bundle_layout_init(&layout, before, n_before));
+    pulsar_routing_status status =
+        equally ? pulsar_routing_bundle_layout_split_equally(&layout, target, parts, out, cap,
+                                                             &written)
+                : pulsar_routing_bundle_layout_split(&layout, target, points, n_points, out, cap,
+                                                     &written);
+    if (strcmp(outcome, "E") == 0) {
+        CHECK(status != PULSAR_ROUTING_STATUS_OK && status != PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL,
+              "the split should fail");
+        CHECK(written == SIZE_MAX, "written on failure");
+        free(out);
+        return;
+    }
+    CHECK(status == PULSAR_ROUTING_STATUS_OK, "split: %s", pulsar_routing_status_message(status));
+    if (status == PULSAR_ROUTING_STATUS_OK) {
+        check_boundary_list("boundaries after", out, written, after_field);
+        CHECK_OK(pulsar_routing_bundle_layout_validate_bundle(&layout, target, &index));
+        CHECK_OK(pulsar_routing_bundle_layout_init(&after, out, written));
+        check_bundle_names(&after, index, new_field);
+    }
+    free(out);
+}
+
+static void check_split_row(char **f, int n) {
+    if (n != 12) {
+        fail("SP row with %d fields", n);
+        return;
+    }
+    const char *algorithm = f[1];
+    size_t n_before = 0, n_topics = 0, n_chosen = 0, n_expected = 0;
+    uint32_t *before = parse_boundaries(f[2], &n_before);
+    uint32_t *hashes = NULL;
+    int64_t *chosen = NULL, *expected = NULL;
+    pulsar_routing_bundle_range target = {-1, -1};
+    if (before == NULL) return;
+    CHECK_OK(pulsar_routing_bundle_range_parse((const uint8_t *)f[3], strlen(f[3]), &target));
+
+    /* The topics' bundle hashes: the CRC-32 of each name as given. */
+    char **topics = strcmp(f[5], "-") == 0 ? NULL : split_list(f[5], &n_topics);
+    hashes = malloc((n_topics + 1) * sizeof *hashes);
+    chosen = malloc((n_topics + 64) * sizeof *chosen);
+    if (hashes == NULL || chosen == NULL) {
+        fail("out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n_topics; i++) hashes[i] = crc_of_hex(topics[i]);
+
+    if (strcmp(algorithm, "range_equally_divide") == 0) {
+        CHECK_OK(pulsar_routing_range_equally_divide(target, &chosen[0]));
+        n_chosen = 1;
+    } else if (strcmp(algorithm, "topic_count_equally_divide") == 0) {
+        CHECK_OK(pulsar_routing_topic_count_equally_divide(hashes, n_topics, chosen, 64,
+                                                           &n_chosen));
+    } else if (strncmp(algorithm, "specified_positions_divide", 26) == 0) {
+        bool force = strcmp(algorithm, "specified_positions_divide_force") == 0;
+        size_t n_positions = 0;
+        int64_t *positions = parse_i64_list(f[4], &n_positions);
+        if (positions == NULL) goto done;
+        pulsar_routing_status status = pulsar_routing_specified_positions_divide(
+            target, positions, n_positions, n_topics, force, chosen, 64, &n_chosen);
+        free(positions);
+        if (status == PULSAR_ROUTING_STATUS_NO_SPLIT_POSITIONS) {
+            /* Thrown synchronously by the broker: no split boundaries. */
+            CHECK(strcmp(f[9], "E") == 0 && strcmp(f[8], "-") == 0, "unexpected error");
+            goto done;
+        }
+        CHECK_OK(status);
+    } else if (strcmp(algorithm, "flow_or_qps_equally_divide") == 0) {
+        size_t n_args = 0, n_loads = 0;
+        int64_t *args = parse_i64_list(f[7], &n_args);
+        pulsar_routing_topic_load *loads = malloc((n_topics + 1) * sizeof *loads);
+        char *entry = f[6];
+        if (args == NULL || loads == NULL || n_args != 3) {
+            fail("bad flow inputs");
+            free(args), free(loads);
+            goto done;
+        }
+        /* ';'-separated stats, one per topic; 'n' for a topic without. */
+        for (size_t i = 0; i < n_topics && entry != NULL; i++) {
+            char *next = strchr(entry, ';');
+            if (next != NULL) *next++ = '\0';
+            if (strcmp(entry, "n") != 0) {
+                double v[4];
+                char *at = entry;
+                for (int j = 0; j < 4; j++) {
+                    v[j] = strtod(at, &at);
+                    if (*at == ',') at++;
+                }
+                loads[n_loads++] = (pulsar_routing_topic_load){v[0], v[1], v[2], v[3], hashes[i]};
+            }
+            entry = next;
+        }
+        pulsar_routing_flow_limits limits = {(int32_t)args[0], (int32_t)args[1], (int32_t)args[2]};
+        CHECK_OK(pulsar_routing_flow_or_qps_equally_divide(n_topics, loads, n_loads, limits, chosen,
+                                                           n_topics + 64, &n_chosen));
+        free(args), free(loads);
+    } else {
+        fail("unknown algorithm %s", algorithm);
+        goto done;
+    }
+
+    /* The algorithm's answer, as split_boundaries ('-' for no split). */
+    if (strcmp(f[8], "-") == 0) {
+        CHECK(n_chosen == 0, "%zu split points where Java has none", n_chosen);
+    } else {
+        expected = parse_i64_list(f[8], &n_expected);
+        if (expected == NULL) goto done;
+        CHECK(n_chosen == n_expected, "%zu split points, expected %zu", n_chosen, n_expected);
+        for (size_t i = 0; i < n_chosen && i < n_expected; i++) {
+            CHECK(chosen[i] == expected[i], "split point %zu: %" PRId64 ", expected %" PRId64, i,
+                  chosen[i], expected[i]);
+        }
+    }
+    if (n_chosen == 0) {
+        CHECK(strcmp(f[9], "NS") == 0, "no split, but Java's outcome is %s", f[9]);
+        goto done;
+    }
+    check_split(before, n_before, target, chosen, n_chosen, 0, false, f[9], f[10], f[11]);
+done:
+    free(expected), free(chosen), free(hashes), free(topics), free(before);
+}
+
+static void check_split_equal_row(char **f, int n) {
+    int64_t parts;
+    if (n != 6 || !parse_i64(f[3], &parts) || parts <= 0) {
+        fail("bad SE row");
+        return;
+    }
+    size_t n_before = 0;
+    uint32_t *before = parse_boundaries(f[1], &n_before);
+    pulsar_routing_bundle_range target = {-1, -1};
+    if (before == NULL) return;
+    CHECK_OK(pulsar_routing_bundle_range_parse((const uint8_t *)f[2], strlen(f[2]), &target));
+    check_split(before, n_before, target, NULL, 0, (uint32_t)parts, true, "OK", f[4], f[5]);
+    free(before);
+}
+
+static void check_bundles_from_boundaries_row(char **f, int n, bool valid) {
+    if (n != (valid ? 4 : 2)) {
+        fail("bad BB row");
+        return;
+    }
+    size_t count = 0;
+    uint32_t *boundaries = parse_boundaries(f[1], &count);
+    if (boundaries == NULL) return;
+    pulsar_routing_bundle_layout layout;
+    pulsar_routing_status status = pulsar_routing_bundle_layout_init(&layout, boundaries, count);
+    if (!valid) {
+        CHECK(status >= 500 && status < 600, "status %u (%s), expected a bundle error",
+              (unsigned)status, pulsar_routing_status_message(status));
+        free(boundaries);
+        return;
+    }
+    CHECK_OK(status);
+    check_bundle_names(&layout, 0, f[2]);
+    size_t n_probes = 0;
+    char **probes = split_list(f[3], &n_probes);
+    for (size_t i = 0; probes != NULL && i < n_probes; i++) {
+        char *equals = strchr(probes[i], '=');
+        uint64_t hash;
+        if (equals == NULL) {
+            fail("bad probe");
+            break;
+        }
+        *equals = '\0';
+        if (!parse_u64(probes[i], &hash)) break;
+        size_t index = SIZE_MAX;
+        pulsar_routing_status got =
+            pulsar_routing_bundle_layout_bundle_index_for_hash_java(&layout, (uint32_t)hash, &index);
+        if (strcmp(equals + 1, "E") == 0) {
+            CHECK(got == PULSAR_ROUTING_STATUS_NO_BUNDLE_FOR_HASH && index == SIZE_MAX,
+                  "probe %" PRIu64 " should fail", hash);
+        } else {
+            pulsar_routing_bundle_range range = {-1, -1};
+            char name[64];
+            CHECK_OK(got);
+            CHECK_OK(pulsar_routing_bundle_layout_bundle(&layout, index, &range));
+            range_name(range, name);
+            CHECK(strcmp(name, equals + 1) == 0, "probe %" PRIu64 ": %s, expected %s", hash, name,
+                  equals + 1);
+        }
+    }
+    free(probes);
+    free(boundaries);
+}
+
+static void check_validate_full_range_row(char **f, int n) {
+    if (n != 3) {
+        fail("bad VF row");
+        return;
+    }
+    size_t count = 0;
+    char **items = split_list(f[1], &count);
+    pulsar_routing_str *strings = malloc((count + 1) * sizeof *strings);
+    uint8_t **texts = calloc(count + 1, sizeof *texts);
+    if (items == NULL || strings == NULL || texts == NULL) {
+        free(items), free(strings), free(texts);
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t len = 0;
+        texts[i] = unhex(items[i], &len);
+        strings[i] = (pulsar_routing_str){texts[i] != NULL ? texts[i] : (const uint8_t *)"", len};
+    }
+    pulsar_routing_status status = pulsar_routing_validate_full_range(strings, count);
+    if (strcmp(f[2], "1") == 0) {
+        CHECK_OK(status);
+    } else {
+        CHECK_STATUS(status, PULSAR_ROUTING_STATUS_NOT_FULL_RANGE);
+    }
+    for (size_t i = 0; i < count; i++) free(texts[i]);
+    free(texts), free(strings), free(items);
+}
+
+static void check_can_split_row(char **f, int n) {
+    if (n != 3) {
+        fail("bad CS row");
+        return;
+    }
+    pulsar_routing_bundle_range range = {-1, -1};
+    bool can = false;
+    CHECK_OK(pulsar_routing_bundle_range_parse((const uint8_t *)f[1], strlen(f[1]), &range));
+    CHECK_OK(pulsar_routing_bundle_range_can_split(range, &can));
+    CHECK(can == (strcmp(f[2], "1") == 0), "can_split");
+}
+
+/* --- checks that need no golden row ----------------------------------------------------- */
+
+static void check_version(void) {
+    char expected[64];
+    snprintf(expected, sizeof expected, "%d.%d.%d", PULSAR_ROUTING_VERSION_MAJOR,
+             PULSAR_ROUTING_VERSION_MINOR, PULSAR_ROUTING_VERSION_PATCH);
+    CHECK(strcmp(pulsar_routing_version(), expected) == 0,
+          "library version %s, header version %s", pulsar_routing_version(), expected);
+}
+
+static void check_status_messages(void) {
+    CHECK(strcmp(pulsar_routing_status_message(PULSAR_ROUTING_STATUS_ILLEGAL_PARTITION_INDEX),
+                 "Illegal partition index chosen by the message routing policy") == 0,
+          "Java's IllegalArgumentException message");
+    CHECK(strcmp(pulsar_routing_status_message(12345), "unknown status code") == 0,
+          "unknown code message");
+    CHECK(pulsar_routing_hashing_scheme_name(7) == NULL, "name of an unknown scheme");
+    CHECK(pulsar_routing_topic_domain_name(4) == NULL, "name of an unknown domain");
+    CHECK(strcmp(pulsar_routing_status_message(PULSAR_ROUTING_STATUS_MISSING_UPPER_BOUND),
+                 "Invalid bundle range: missing upper bound") == 0,
+          "bundle message");
+    /* Every new code has a message of its own. */
+    for (unsigned code = 400; code < 600; code++) {
+        const char *text = pulsar_routing_status_message(code);
+        CHECK(text != NULL, "message of %u", code);
+    }
+}
+
+static void run_extra(const char *name, void (*check)(void)) {
+    row_failed = false;
+    check();
+    if (row_failed) {
+        fprintf(stderr, "%s failed\n", name);
+        failed++;
+    } else {
+        passed++;
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s GOLDEN.tsv\n", argv[0]);
+        return 2;
+    }
+    FILE *in = fopen(argv[1], "r");
+    if (in == NULL) {
+        perror(argv[1]);
+        return 2;
+    }
+    if (!make_routers()) {
+        fprintf(stderr, "could not create the routers\n");
+        return 1;
+    }
+    enum { KINDS = 23 };
+    unsigned long rows = 0, kinds_seen[KINDS] = {0};
+    static const char *const kinds[KINDS] = {
+        "H",  "K",  "B",  "RB", "RS",  "S",   "M",  "TP", "TE", "TI", "DB", "TB",
+        "TBE", "TBP", "HB", "PR", "PRE", "SP", "SE", "BB", "BBE", "VF", "CS"};
+    long expected_rows = -1;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    while ((got = getline(&line, &cap, in)) != -1) {
+        line_no++;
+        if (got > 0 && line[got - 1] == '\n') line[--got] = '\0';
+        if (line[0] == '#' || line[0] == '\0') continue;
+        char *fields[MAX_FIELDS];
+        int n = 0;
+        for (char *at = line; n < MAX_FIELDS;) {
+            fields[n++] = at;
+            char *tab = strchr(at, '\t');
+            if (tab == NULL) break;
+            *tab = '\0';
+            at = tab + 1;
+        }
+        if (strcmp(fields[0], "END") == 0) {
+            expected_rows = n == 2 ? strtol(fields[1], NULL, 10) : -2;
+            continue;
+        }
+        row_failed = false;
+        rows++;
+        int kind = -1;
+        for (int k = 0; k < KINDS; k++) {
+            if (strcmp(fields[0], kinds[k]) == 0) kind = k;
+        }
+        switch (kind) {
+        case 0: check_hash_row(fields, n); break;
+        case 1: check_keyed_row(fields, n); break;
+        case 2: check_keyed_bytes_row(fields, n); break;
+        case 3: check_rr_batching_row(fields, n); break;
+        case 4: check_rr_sequence_row(fields, n); break;
+        case 5: check_single_row(fields, n); break;
+        case 6: check_sign_safe_mod_row(fields, n); break;
+        case 7: check_topic_parse_row(fields, n); break;
+        case 8: check_topic_error_row(fields, n); break;
+        case 9: check_partition_index_row(fields, n); break;
+        case 10: check_default_bundles_row(fields, n); break;
+        case 11: check_topic_bundle_row(fields, n); break;
+        case 12: check_topic_bundle_error_row(fields, n); break;
+        case 13: check_topic_bundle_parse_error_row(fields, n); break;
+        case 14: check_hash_bundle_row(fields, n); break;
+        case 15: check_parse_range_row(fields, n); break;
+        case 16: check_parse_range_error_row(fields, n); break;
+        case 17: check_split_row(fields, n); break;
+        case 18: check_split_equal_row(fields, n); break;
+        case 19: check_bundles_from_boundaries_row(fields, n, true); break;
+        case 20: check_bundles_from_boundaries_row(fields, n, false); break;
+        case 21: check_validate_full_range_row(fields, n); break;
+        case 22: check_can_split_row(fields, n); break;
+        default: fail("unknown row kind '%s'", fields[0]);
+        }
+        if (kind >= 0) kinds_seen[kind]++;
+        if (row_failed) {
+            failed++;
+        } else {
+            passed++;
+        }
+    }
+    free(line);
+    fclose(in);
+    free_routers();
+
+    run_extra("version", check_version);
+    run_extra("status messages", check_status_messages);
+    if (expected_rows != (long)rows) {
+        fprintf(stderr, "%s: read %lu rows, but its END line says %ld: truncated?\n", argv[1],
+                rows, expected_rows);
+        failed++;
+    }
+    for (int k = 0; k < KINDS; k++) {
+        if (kinds_seen[k] == 0) {
+            fprintf(stderr, "no %s rows in %s\n", kinds[k], argv[1]);
+            failed++;
+        }
+    }
+    printf("golden rows by kind:");
+    for (int k = 0; k < KINDS; k++) printf(" %s=%lu", kinds[k], kinds_seen[k]);
+    printf("\n");
+    printf("golden: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

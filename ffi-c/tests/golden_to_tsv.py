@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+"""Converts the golden vectors into a tab-separated file for ffi-c/tests/golden.c.
+
+C has no gzip or JSON reader at hand, so this script (standard library only)
+flattens every Java row of testdata/golden/hash.jsonl.gz, routing.jsonl.gz,
+topics.jsonl.gz and bundles.jsonl.gz into lines. The cpp_* and go_* fields
+are dropped: the library reproduces the Java client and broker. Byte
+strings and all text (topic names, messages, bundle keys) travel as
+lower-case UTF-8 hex, so nothing can contain a tab, a comma or a newline.
+
+Line formats (fields separated by one tab; '-' marks an absent value; a
+"list" is comma-separated and may be empty; "hex" is UTF-8 as hex):
+
+    H   id key_hex utf8_valid(0|1) murmur3_32 murmur3_32_raw|- java_string_hash
+        java_string_hashcode_raw java_decoded_utf16_len java_lossy_utf8_hex|-
+        crc32_bundle
+    K   scheme num_partitions key_utf8_hex partition
+    B   scheme num_partitions key_bytes_hex key_base64 partition
+    RB  start_ptn_idx partition_switch_ms_arg clock_ms num_partitions partition
+    RS  start_ptn_idx num_partitions p1,p2,...,p12
+    S   partition_index_arg num_partitions partition
+    M   dividend divisor result|E
+
+  topics.jsonl (a row that holds for both rule sets gives one line per set;
+  rules is v4 or master):
+    TP  rules input_hex to_string_hex domain tenant_hex cluster_hex|-
+        namespace_portion_hex namespace_hex local_name_hex partition_index
+        partitioned_topic_name_hex persistent(0|1) lookup_name_hex
+        persistence_naming_hex rest_path_hex encoded_local_name_hex
+        partition_3_hex|E (E: getPartition(3) throws)
+    TE  rules input_hex error_message_hex
+    TI  input_hex partition_index
+
+  bundles.jsonl:
+    DB  num_bundles boundaries_list names_list upper_closed_list(0|1)
+        (all three '-' for a count Java rejects)
+    TB  rules num_bundles topic_hex canonical_hex crc32 bundle bundle_key_hex
+        includes(0|1)
+    TBE rules num_bundles topic_hex canonical_hex crc32 includes_bundle
+        (the broker's lookup throws IndexOutOfBoundsException: crc32 is
+        0xffffffff)
+    TBP rules topic_hex (the topic name itself is rejected)
+    HB  num_bundles hash bundle|E
+    PR  input_hex lower upper upper_closed(0|1) bundle_range key_hex
+        valid_in_4_bundles(0|1)
+    PRE input_hex error_class
+    SP  algorithm boundaries_before_list target positions_list|-
+        topics_hex_list|- topic_stats|- flow_args_list|-
+        split_boundaries_list|- outcome(OK|NS|E) boundaries_after_list|-
+        new_bundles_list|-
+        (topic_stats: ';'-separated, one per topic, 'n' for null or
+        in,out,throughput_in,throughput_out as shortest round-trip floats)
+    SE  boundaries_before_list target num_parts boundaries_after_list
+        new_bundles_list
+    BB  boundaries_list names_list probes_list (probe: hash=bundle or hash=E)
+    BBE boundaries_list
+    VF  boundaries_hex_list valid(0|1)
+    CS  bundle can_split(0|1)
+
+    END number_of_rows_above
+
+Lines starting with '#' are comments. The END line lets the C program tell
+a complete file from a truncated one.
+
+Usage: golden_to_tsv.py OUTPUT.tsv
+"""
+
+import gzip
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+GOLDEN = Path(__file__).resolve().parents[2] / "testdata" / "golden"
+BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+
+
+def rows(name):
+    with gzip.open(GOLDEN / f"{name}.jsonl.gz", "rt", encoding="utf-8") as lines:
+        for line in lines:
+            yield json.loads(line)
+
+
+def opt(row, field):
+    value = row.get(field)
+    return "-" if value is None else str(value)
+
+
+def hash_line(row):
+    return [
+        "H",
+        str(row["id"]),
+        row["key_hex"],
+        "1" if row["utf8_valid"] else "0",
+        str(row["murmur3_32"]),
+        opt(row, "murmur3_32_raw"),
+        str(row["java_string_hash"]),
+        str(row["java_string_hashcode_raw"]),
+        str(row["java_decoded_utf16_len"]),
+        opt(row, "java_lossy_utf8_hex"),
+        str(row["crc32_bundle"]),
+    ]
+
+
+def routing_line(row):
+    kind = row["kind"]
+    if kind == "keyed":
+        # The hex is what C reads; check it against the JSON string once.
+        key = bytes.fromhex(row["key_utf8_hex"]).decode("utf-8")
+        if key != row["key"]:
+            raise ValueError(f"key_utf8_hex does not match key: {row}")
+        return ["K", row["scheme"], str(row["num_partitions"]), row["key_utf8_hex"],
+                str(row["partition"])]
+    if kind == "keyed_bytes":
+        if not BASE64.fullmatch(row["key"]):
+            raise ValueError(f"key is not Base64 text: {row}")
+        return ["B", row["scheme"], str(row["num_partitions"]), row["key_bytes_hex"],
+                row["key"], str(row["partition"])]
+    if kind == "rr_batching":
+        return ["RB", str(row["start_ptn_idx"]), str(row["partition_switch_ms_arg"]),
+                str(row["clock_ms"]), str(row["num_partitions"]), str(row["partition"])]
+    if kind == "rr_sequence":
+        if len(row["sequence"]) != 12:
+            raise ValueError(f"expected 12 picks: {row}")
+        return ["RS", str(row["start_ptn_idx"]), str(row["num_partitions"]),
+                ",".join(str(p) for p in row["sequence"])]
+    if kind == "single_no_key":
+        return ["S", str(row["partition_index_arg"]), str(row["num_partitions"]),
+                str(row["partition"])]
+    if kind == "sign_safe_mod":
+        if "result" in row:
+            result = str(row["result"])
+        elif row.get("error") == "java.lang.ArithmeticException":
+            result = "E"
+        else:
+            raise ValueError(f"neither result nor ArithmeticException: {row}")
+        return ["M", str(row["dividend"]), str(row["divisor"]), result]
+    raise ValueError(f"unknown routing kind {kind!r}")
+
+
+def hexs(text):
+    return text.encode("utf-8").hex()
+
+
+def flag(value):
+    if not isinstance(value, bool):
+        raise ValueError(f"expected a boolean, got {value!r}")
+    return "1" if value else "0"
+
+
+def join(items):
+    return ",".join(str(item) for item in items)
+
+
+def rules_of(row):
+    """The rule sets a row holds for: `impl` is both, v4 or master."""
+    impl = row.get("impl") or "both"
+    if impl == "both":
+        return ["v4", "master"]
+    if impl in ("v4", "master"):
+        return [impl]
+    raise ValueError(f"unknown impl {impl!r}: {row}")
+
+
+def topic_lines(row):
+    kind = row["kind"]
+    if kind == "get_partition_index":
+        return [["TI", hexs(row["input"]), str(row["partition_index"])]]
+    if kind != "parse":
+        raise ValueError(f"unknown topics kind {kind!r}")
+    lines = []
+    for rules in rules_of(row):
+        if not row["ok"]:
+            if row["error_class"] != "java.lang.IllegalArgumentException":
+                raise ValueError(f"unexpected error class: {row}")
+            lines.append(["TE", rules, hexs(row["input"]), hexs(row["error_message"])])
+            continue
+        if "partition_3" in row:
+            partition_3 = hexs(row["partition_3"])
+        elif row.get("partition_3_error") == "java.lang.IllegalArgumentException":
+            partition_3 = "E"
+        else:
+            raise ValueError(f"neither partition_3 nor its error: {row}")
+        cluster = row.get("cluster")
+        lines.append([
+            "TP", rules, hexs(row["input"]), hexs(row["to_string"]), row["domain"],
+            hexs(row["tenant"]), "-" if cluster is None else hexs(cluster),
+            hexs(row["namespace_portion"]), hexs(row["namespace"]), hexs(row["local_name"]),
+            str(row["partition_index"]), hexs(row["partitioned_topic_name"]),
+            flag(row["persistent"]), hexs(row["lookup_name"]), hexs(row["persistence_naming"]),
+            hexs(row["rest_path"]), hexs(row["encoded_local_name"]), partition_3,
+        ])
+    return lines
+
+
+def float_text(value):
+    # repr is the shortest text that strtod reads back as the same double.
+    return repr(float(value))
+
+
+def split_line(row):
+    stats = row.get("topic_stats")
+    if stats is not None:
+        stats = ";".join("n" if s is None else ",".join(float_text(x) for x in s)
+                         for s in stats)
+    else:
+        stats = "-"
+    chosen = row.get("split_boundaries")
+    if "error" in row:
+        if row["error"] != "java.lang.IllegalArgumentException":
+            raise ValueError(f"unexpected split error: {row}")
+        outcome, after, new = "E", "-", "-"
+    elif row.get("result") == "no_split":
+        outcome, after, new = "NS", "-", "-"
+    else:
+        outcome, after, new = "OK", join(row["boundaries_after"]), join(row["new_bundles"])
+    return [
+        "SP", row["algorithm"], join(row["boundaries_before"]), row["target_bundle"],
+        "-" if "positions" not in row else join(row["positions"]),
+        "-" if "topics" not in row else join(hexs(t) for t in row["topics"]),
+        stats,
+        "-" if "flow_args" not in row else join(row["flow_args"]),
+        "-" if chosen is None else join(chosen),
+        outcome, after, new,
+    ]
+
+
+def bundle_lines(row):
+    kind = row["kind"]
+    if kind == "default_bundles":
+        if "error" in row:
+            return [["DB", str(row["num_bundles"]), "-", "-", "-"]]
+        return [["DB", str(row["num_bundles"]), join(row["boundaries"]), join(row["names"]),
+                 join(flag(c) for c in row["upper_closed"])]]
+    if kind == "topic_bundle":
+        lines = []
+        for rules in rules_of(row):
+            if "canonical" not in row:
+                lines.append(["TBP", rules, hexs(row["topic"])])
+            elif "error" in row:
+                if row["error"] != "java.lang.IndexOutOfBoundsException":
+                    raise ValueError(f"unexpected lookup error: {row}")
+                lines.append(["TBE", rules, str(row["num_bundles"]), hexs(row["topic"]),
+                              hexs(row["canonical"]), str(row["crc32"]),
+                              row["includes_bundle"]])
+            else:
+                lines.append(["TB", rules, str(row["num_bundles"]), hexs(row["topic"]),
+                              hexs(row["canonical"]), str(row["crc32"]), row["bundle"],
+                              hexs(row["bundle_key"]), flag(row["includes"])])
+        return lines
+    if kind == "hash_bundle":
+        if "error" in row and row["error"] != "java.lang.IndexOutOfBoundsException":
+            raise ValueError(f"unexpected lookup error: {row}")
+        return [["HB", str(row["num_bundles"]), str(row["hash"]),
+                 "E" if "error" in row else row["bundle"]]]
+    if kind == "parse_bundle_range":
+        if "error" in row:
+            return [["PRE", hexs(row["input"]), row["error"]]]
+        return [["PR", hexs(row["input"]), str(row["lower"]), str(row["upper"]),
+                 flag(row["upper_closed"]), row["bundle_range"], hexs(row["key"]),
+                 flag(row["valid_in_4_bundles"])]]
+    if kind == "split":
+        return [split_line(row)]
+    if kind == "split_equal_parts":
+        return [["SE", join(row["boundaries_before"]), row["target_bundle"],
+                 str(row["num_parts"]), join(row["boundaries_after"]),
+                 join(row["new_bundles"])]]
+    if kind == "bundles_from_boundaries":
+        if "error" in row:
+            return [["BBE", join(row["boundaries"])]]
+        probes = []
+        for hash_, bundle in zip(row["probe_hashes"], row["probe_bundles"], strict=True):
+            if bundle.startswith("error:"):
+                if bundle != "error:java.lang.IndexOutOfBoundsException":
+                    raise ValueError(f"unexpected probe error: {row}")
+                bundle = "E"
+            probes.append(f"{hash_}={bundle}")
+        return [["BB", join(row["boundaries"]), join(row["names"]), join(probes)]]
+    if kind == "validate_full_range":
+        return [["VF", join(hexs(b) for b in row["boundaries"]), flag(row["valid"])]]
+    if kind == "can_split":
+        return [["CS", row["bundle"], flag(row["can_split"])]]
+    raise ValueError(f"unknown bundles kind {kind!r}")
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    lines = [hash_line(row) for row in rows("hash")]
+    lines += [routing_line(row) for row in rows("routing")]
+    lines += [line for row in rows("topics") for line in topic_lines(row)]
+    lines += [line for row in rows("bundles") for line in bundle_lines(row)]
+    counts = Counter(line[0] for line in lines)
+    with open(argv[1], "w", encoding="ascii", newline="\n") as out:
+        out.write("# Generated by ffi-c/tests/golden_to_tsv.py from testdata/golden; "
+                  "format in that script.\n")
+        for line in lines:
+            out.write("\t".join(line) + "\n")
+        out.write(f"END\t{len(lines)}\n")
+    summary = " ".join(f"{tag}={n}" for tag, n in sorted(counts.items()))
+    print(f"golden_to_tsv: {len(lines)} rows ({summary})", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
