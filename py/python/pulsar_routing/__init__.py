@@ -1,0 +1,130 @@
+"""Apache Pulsar's routing, byte-for-byte as the Java client and broker compute it.
+
+Producer to partition: a ``str`` key is what Java's ``key(String)`` sets, ``bytes`` what
+``keyBytes(byte[])`` sets (its Base64 text is hashed), and ``None`` means no
+key. Hashing schemes are named ``"java_string"`` (Java's default) and
+``"murmur3_32"``.
+
+>>> from pulsar_routing import partition_for_key
+>>> partition_for_key("user-42", 12)
+4
+>>> partition_for_key("user-42", 12, scheme="murmur3_32")
+0
+
+Topic to namespace bundle: :class:`TopicName` parses topic names as the
+broker does, and :class:`NamespaceBundles` maps them to bundles (by the
+CRC-32 of the canonical name) and splits bundles with the broker's
+algorithms.
+
+>>> from pulsar_routing import NamespaceBundles, topic_bundle
+>>> topic_bundle("my-topic", 4)
+'0x00000000_0x40000000'
+>>> NamespaceBundles(4).bundle_for_topic("my-topic").key("public/default")
+'public/default/0x00000000_0x40000000'
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ._pulsar_routing import (
+    BundleError,
+    BundleRange,
+    Crc32,
+    CustomRouter,
+    DivisionByZeroError,
+    IllegalPartitionIndexError,
+    MessageRoutingMode,
+    Murmur3Hasher,
+    NamespaceBundles,
+    PartitionCountError,
+    PulsarRoutingError,
+    RoundRobinRouter,
+    RoutingConfigError,
+    SinglePartitionRouter,
+    TopicName,
+    TopicNameError,
+    UnknownHashingSchemeError,
+    __version__,
+    check_partition,
+    crc32,
+    default_boundaries,
+    get_partition_index,
+    java_lossy_utf8,
+    java_string_hash,
+    java_string_hash_bytes,
+    java_string_hashcode,
+    java_string_hashcode_bytes,
+    murmur3_32,
+    murmur3_32_raw,
+    parse_boundary,
+    partition_for_key,
+    partition_for_key_bytes,
+    partition_switch_ms,
+    partitions_for_keys,
+    resolve_routing_mode,
+    routing_key_hash,
+    sign_safe_mod,
+    topic_bundle,
+    validate_full_range,
+)
+
+
+class MessageRouter(Protocol):
+    """What every router here offers (the core's ``MessageRouter`` trait).
+
+    ``now_ms`` is read only by :class:`RoundRobinRouter`, for keyless
+    messages with batching.
+    """
+
+    def choose_partition(
+        self,
+        key: str | bytes | None,
+        num_partitions: int,
+        *,
+        now_ms: int | None = None,
+    ) -> int: ...
+
+
+__all__ = [
+    "BundleError",
+    "BundleRange",
+    "Crc32",
+    "CustomRouter",
+    "DivisionByZeroError",
+    "IllegalPartitionIndexError",
+    "MessageRouter",
+    "MessageRoutingMode",
+    "Murmur3Hasher",
+    "NamespaceBundles",
+    "PartitionCountError",
+    "PulsarRoutingError",
+    "RoundRobinRouter",
+    "RoutingConfigError",
+    "SinglePartitionRouter",
+    "TopicName",
+    "TopicNameError",
+    "UnknownHashingSchemeError",
+    "__version__",
+    "check_partition",
+    "crc32",
+    "default_boundaries",
+    "get_partition_index",
+    "java_lossy_utf8",
+    "java_string_hash",
+    "java_string_hash_bytes",
+    "java_string_hashcode",
+    "java_string_hashcode_bytes",
+    "murmur3_32",
+    "murmur3_32_raw",
+    "parse_boundary",
+    "partition_for_key",
+    "partition_for_key_bytes",
+    "partition_switch_ms",
+    "partitions_for_keys",
+    "resolve_routing_mode",
+    "routing_key_hash",
+    "sign_safe_mod",
+    "topic_bundle",
+    "validate_full_range",
+]

@@ -1,0 +1,471 @@
+"""Apache Pulsar's routing, byte-for-byte as the Java client and broker compute it."""
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, final
+
+import numpy as np
+from numpy.typing import NDArray
+from typing_extensions import Buffer, Self, TypeAlias
+
+__all__ = [
+    "BundleError",
+    "BundleRange",
+    "check_partition",
+    "Crc32",
+    "crc32",
+    "CustomRouter",
+    "default_boundaries",
+    "DivisionByZeroError",
+    "get_partition_index",
+    "IllegalPartitionIndexError",
+    "java_lossy_utf8",
+    "java_string_hash",
+    "java_string_hash_bytes",
+    "java_string_hashcode",
+    "java_string_hashcode_bytes",
+    "MessageRoutingMode",
+    "murmur3_32",
+    "murmur3_32_raw",
+    "Murmur3Hasher",
+    "NamespaceBundles",
+    "parse_boundary",
+    "partition_for_key",
+    "partition_for_key_bytes",
+    "partition_switch_ms",
+    "PartitionCountError",
+    "partitions_for_keys",
+    "PulsarRoutingError",
+    "resolve_routing_mode",
+    "RoundRobinRouter",
+    "routing_key_hash",
+    "RoutingConfigError",
+    "sign_safe_mod",
+    "SinglePartitionRouter",
+    "topic_bundle",
+    "TopicName",
+    "TopicNameError",
+    "UnknownHashingSchemeError",
+    "validate_full_range",
+    "__version__",
+]
+
+__version__: str
+
+# "java_string" or "murmur3_32" (Java's enum constant names are accepted too).
+_Scheme: TypeAlias = str
+_Key: TypeAlias = str | bytes | None
+# Any C-contiguous buffer; numpy arrays are buffers to type checkers only on
+# Python 3.12 and later, hence the second member.
+_Bytes: TypeAlias = Buffer | NDArray[Any]
+
+# Errors. Every one is a ValueError; each message is Java's wording.
+
+class PulsarRoutingError(ValueError):
+    """Base class of every error raised by pulsar_routing for a bad value."""
+
+class PartitionCountError(PulsarRoutingError):
+    """The number of partitions is not in 1..=2147483647."""
+
+class IllegalPartitionIndexError(PulsarRoutingError):
+    """A router chose a partition outside [0, num_partitions).
+
+    The chosen value is in the attribute ``partition`` (an int, or whatever a
+    custom router returned).
+    """
+
+    partition: object
+
+class RoutingConfigError(PulsarRoutingError):
+    """An inconsistent producer routing configuration."""
+
+class UnknownHashingSchemeError(PulsarRoutingError):
+    """The hashing scheme is not "java_string" or "murmur3_32"."""
+
+class DivisionByZeroError(PulsarRoutingError, ZeroDivisionError):
+    """sign_safe_mod was given a divisor of 0 ("/ by zero")."""
+
+class TopicNameError(PulsarRoutingError):
+    """A topic name Java's TopicName.get rejects, with Java's message."""
+
+class BundleError(PulsarRoutingError):
+    """An invalid bundle layout, range, split or lookup, with the broker's message."""
+
+# Hashes. A `str` is hashed as Java's getBytes(UTF_8); a buffer as its raw
+# bytes (any C-contiguous buffer, as hashlib accepts).
+
+def murmur3_32(data: str | _Bytes, /) -> int:
+    """Pulsar's Murmur3_32Hash: MurmurHash3 x86_32 (seed 0) & 0x7fffffff."""
+
+def murmur3_32_raw(data: str | _Bytes, /) -> int:
+    """The raw MurmurHash3 x86_32 (seed 0), unsigned 32-bit."""
+
+def crc32(data: str | _Bytes, /) -> int:
+    """CRC-32/IEEE, unsigned: the broker's namespace-bundle hash."""
+
+def java_string_hash(s: str, /) -> int:
+    """JavaStringHash.makeHash(String): s.hashCode() & 0x7fffffff."""
+
+def java_string_hashcode(s: str, /) -> int:
+    """Java's String.hashCode(), signed."""
+
+def java_string_hash_bytes(data: _Bytes, /) -> int:
+    """JavaStringHash.makeHash(byte[]): the bytes decoded as Java does, then hashed."""
+
+def java_string_hashcode_bytes(data: _Bytes, /) -> int:
+    """new String(bytes, UTF_8).hashCode(), signed."""
+
+def java_lossy_utf8(data: _Bytes, /) -> str:
+    """new String(bytes, UTF_8): Java's replacement of malformed input."""
+
+def sign_safe_mod(dividend: int, divisor: int, /) -> int:
+    """Java's MathUtils.signSafeMod(long, int)."""
+
+@final
+class Murmur3Hasher:
+    """Streaming MurmurHash3 x86_32 (seed 0); any chunking gives the one-shot result."""
+
+    def __new__(cls, data: _Bytes | None = None, /) -> Self: ...
+    def update(self, data: _Bytes, /) -> Self:
+        """Feeds more bytes; returns the hasher."""
+
+    def finalize(self) -> int:
+        """The 31-bit (Pulsar-masked) hash of everything fed so far."""
+
+    def finalize_raw(self) -> int:
+        """The raw 32-bit hash of everything fed so far, unsigned."""
+
+    def copy(self) -> Murmur3Hasher:
+        """An independent hasher with the same input so far."""
+
+@final
+class Crc32:
+    """Streaming CRC-32/IEEE; any chunking gives the one-shot result."""
+
+    def __new__(cls, data: _Bytes | None = None, /) -> Self: ...
+    def update(self, data: _Bytes, /) -> Self:
+        """Feeds more bytes; returns the hasher."""
+
+    def finalize(self) -> int:
+        """The CRC of everything fed so far, unsigned."""
+
+    def copy(self) -> Crc32:
+        """An independent hasher with the same input so far."""
+
+# Keys and partitions.
+
+def partition_for_key(key: str, num_partitions: int, scheme: _Scheme = "java_string") -> int:
+    """The partition of a message sent with key(key)."""
+
+def partition_for_key_bytes(
+    key: _Bytes, num_partitions: int, scheme: _Scheme = "java_string"
+) -> int:
+    """The partition of a message sent with keyBytes(key): its Base64 text is hashed."""
+
+def routing_key_hash(key: str | bytes, scheme: _Scheme = "java_string") -> int:
+    """The 31-bit hash a router reduces (str: key(), bytes: keyBytes())."""
+
+def partitions_for_keys(
+    keys: Iterable[_Key] | NDArray[Any],
+    num_partitions: int,
+    scheme: _Scheme = "java_string",
+) -> NDArray[np.int32]:
+    """The partition of every key as an int32 array; -1 for a key that is None.
+
+    `keys` is an iterable of str/bytes/None, a 1-D numpy array (dtype U, S,
+    O or T), or a pyarrow Array or ChunkedArray of string, large_string,
+    binary or large_binary (nulls give -1).
+    """
+
+def check_partition(partition: int, num_partitions: int) -> int:
+    """Returns partition if it is in [0, num_partitions), else raises IllegalPartitionIndexError."""
+
+# Routers.
+
+@final
+class RoundRobinRouter:
+    """Java's default router (RoundRobinPartitionMessageRouterImpl); thread-safe."""
+
+    def __new__(
+        cls,
+        scheme: _Scheme = "java_string",
+        *,
+        start_partition_index: int | None = None,
+        batching: bool = True,
+        partition_switch_ms: int = 10,
+    ) -> Self: ...
+    def choose_partition(
+        self, key: _Key, num_partitions: int, *, now_ms: int | None = None
+    ) -> int:
+        """The partition for a message with key; now_ms=None reads the clock."""
+
+    @property
+    def scheme(self) -> str: ...
+    @property
+    def start_partition_index(self) -> int: ...
+    @property
+    def partition_switch_ms(self) -> int | None: ...
+
+@final
+class SinglePartitionRouter:
+    """SinglePartitionMessageRouterImpl: keyless messages to one fixed partition."""
+
+    def __new__(cls, partition_index: int, scheme: _Scheme = "java_string") -> Self: ...
+    def choose_partition(
+        self, key: _Key, num_partitions: int, *, now_ms: int | None = None
+    ) -> int:
+        """The partition for a message with key; now_ms is ignored."""
+
+    @property
+    def scheme(self) -> str: ...
+    @property
+    def partition_index(self) -> int: ...
+
+@final
+class CustomRouter:
+    """Routes by choose(key, num_partitions), checked as the Java producer checks it."""
+
+    def __new__(cls, choose: Callable[[_Key, int], int], /) -> Self: ...
+    def choose_partition(
+        self, key: _Key, num_partitions: int, *, now_ms: int | None = None
+    ) -> int:
+        """Calls choose; anything but an int in [0, num_partitions) raises IllegalPartitionIndexError."""
+
+    @property
+    def choose(self) -> Callable[[_Key, int], int]: ...
+
+# Producer configuration.
+
+@final
+class MessageRoutingMode:
+    """Java's MessageRoutingMode."""
+
+    RoundRobinPartition: ClassVar[MessageRoutingMode]
+    SinglePartition: ClassVar[MessageRoutingMode]
+    CustomPartition: ClassVar[MessageRoutingMode]
+    def __int__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def resolve_routing_mode(
+    mode: MessageRoutingMode | None, custom_router_set: bool
+) -> MessageRoutingMode:
+    """The routing mode a producer builder ends up with, or RoutingConfigError."""
+
+def partition_switch_ms(frequency: int = 10, max_publish_delay_us: int = 1000) -> int:
+    """The batching round-robin switch interval in ms, or RoutingConfigError."""
+
+# Topic names.
+
+# "v4" (released 4.x, the default) or "master" (5.0 development).
+_Rules: TypeAlias = str
+# Many topics: an iterable of str/TopicName/None, a 1-D numpy array (dtype U,
+# O or T), or a pyarrow Array or ChunkedArray of string or large_string.
+_Topics: TypeAlias = Iterable[str | TopicName | None] | NDArray[Any]
+
+@final
+class TopicName:
+    """A topic name parsed as Java's TopicName.get; str() is the canonical name."""
+
+    def __new__(cls, name: str, *, rules: _Rules = "v4") -> Self: ...
+    @property
+    def domain(self) -> str:
+        """"persistent", "non-persistent", or (master rules) "topic" or "segment"."""
+
+    @property
+    def tenant(self) -> str: ...
+    @property
+    def cluster(self) -> str | None:
+        """The cluster of a V1 name (v4 rules only), or None."""
+
+    @property
+    def namespace_portion(self) -> str: ...
+    @property
+    def namespace(self) -> str:
+        """tenant/namespace, or tenant/cluster/namespace for a V1 name."""
+
+    @property
+    def local_name(self) -> str: ...
+    @property
+    def partition_index(self) -> int:
+        """The index of a -partition-<n> suffix, or -1."""
+
+    @property
+    def partitioned(self) -> bool: ...
+    @property
+    def persistent(self) -> bool: ...
+    @property
+    def segment_descriptor(self) -> str | None: ...
+    @property
+    def partitioned_topic_name(self) -> str: ...
+    @property
+    def lookup_name(self) -> str: ...
+    @property
+    def persistence_naming(self) -> str: ...
+    @property
+    def rest_path(self) -> str: ...
+    @property
+    def encoded_local_name(self) -> str: ...
+    @property
+    def crc32(self) -> int:
+        """CRC-32 of the canonical name: the broker's bundle hash."""
+
+    @property
+    def rules(self) -> _Rules: ...
+    def partition(self, index: int, /) -> str:
+        """Java's getPartition(index): the name of partition index."""
+
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, str]]: ...
+
+def get_partition_index(topic: str, /) -> int:
+    """Java's TopicName.getPartitionIndex(topic): the -partition-<n> number, or -1."""
+
+# Namespace bundles.
+
+@final
+class BundleRange:
+    """One bundle: [lower, upper), or [lower, 0xffffffff]; str() is 0x%08x_0x%08x."""
+
+    def __new__(cls, lower: int, upper: int) -> Self: ...
+    @staticmethod
+    def parse(text: str, /) -> BundleRange:
+        """Parses a range name as the broker's admin API does (Long.decode bounds)."""
+
+    @property
+    def lower(self) -> int: ...
+    @property
+    def upper(self) -> int:
+        """The upper bound as printed: exclusive unless it is 0xffffffff."""
+
+    @property
+    def upper_closed(self) -> bool: ...
+    def includes(self, hash: int, /) -> bool: ...
+    def __contains__(self, hash: int, /) -> bool: ...
+    def can_split(self) -> bool:
+        """Whether the bounds are more than 1 apart (Java's canSplitBundle)."""
+
+    def key(self, namespace: str, /) -> str:
+        """The bundle key namespace/range."""
+
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: BundleRange, /) -> bool: ...
+    def __le__(self, other: BundleRange, /) -> bool: ...
+    def __gt__(self, other: BundleRange, /) -> bool: ...
+    def __ge__(self, other: BundleRange, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getnewargs__(self) -> tuple[int, int]: ...
+
+# Per topic, [msgRateIn, msgRateOut, msgThroughputIn, msgThroughputOut], or
+# None for a topic without stats; or an (n, 4) float array.
+_TopicStats: TypeAlias = Sequence[Sequence[float] | None] | NDArray[np.floating[Any]]
+# A bundle as a BundleRange or as its name ("0x00000000_0x40000000").
+_Bundle: TypeAlias = BundleRange | str
+
+@final
+class NamespaceBundles:
+    """A namespace's bundle layout (Java's NamespaceBundles); immutable."""
+
+    def __new__(cls, num_bundles: int = 4) -> Self: ...
+    @staticmethod
+    def from_boundaries(boundaries: Iterable[int | str], /) -> NamespaceBundles:
+        """A layout from its boundaries (ints, or strings read by Long.decode)."""
+
+    @property
+    def num_bundles(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int, /) -> BundleRange: ...
+    def __iter__(self) -> Iterator[BundleRange]: ...
+    def boundaries(self) -> list[int]: ...
+    def bundles(self) -> list[BundleRange]: ...
+    def bundle_index_for_hash(self, hash: int, *, strict: bool = False) -> int:
+        """strict=True raises where the broker's lookup throws (0xffffffff)."""
+
+    def bundle_for_hash(self, hash: int, *, strict: bool = False) -> BundleRange: ...
+    def bundle_for_topic(
+        self, topic: str | TopicName, *, rules: _Rules = "v4", strict: bool = False
+    ) -> BundleRange:
+        """The bundle of the CRC-32 of the topic's canonical name."""
+
+    def validate_bundle(self, bundle: _Bundle, /) -> int:
+        """The bundle's index, or BundleError if it is not one of these bundles."""
+
+    def split_boundaries(
+        self,
+        bundle: _Bundle,
+        algorithm: str = "range_equally_divide",
+        *,
+        positions: Sequence[int] | None = None,
+        topics: _Topics | None = None,
+        topic_stats: _TopicStats | None = None,
+        max_msg_rate: int | None = None,
+        max_bandwidth_mbytes: int | None = None,
+        threshold_percent: int | None = None,
+        rules: _Rules = "v4",
+    ) -> list[int] | None:
+        """The split points the broker's algorithm chooses, or None for no split."""
+
+    def split(
+        self,
+        bundle: _Bundle,
+        algorithm: str = "range_equally_divide",
+        *,
+        positions: Sequence[int] | None = None,
+        topics: _Topics | None = None,
+        topic_stats: _TopicStats | None = None,
+        max_msg_rate: int | None = None,
+        max_bandwidth_mbytes: int | None = None,
+        threshold_percent: int | None = None,
+        rules: _Rules = "v4",
+    ) -> tuple[NamespaceBundles, list[BundleRange]]:
+        """The layout after the broker's split, and the new bundles ([] for no split)."""
+
+    def split_equally(
+        self, bundle: _Bundle, parts: int = 2
+    ) -> tuple[NamespaceBundles, list[BundleRange]]:
+        """splitBundles(bundle, parts, null): the new layout and the new bundles."""
+
+    def bundle_indexes(
+        self,
+        topics: _Topics,
+        *,
+        partitions: int | None = None,
+        rules: _Rules = "v4",
+        strict: bool = False,
+    ) -> NDArray[np.int32]:
+        """The bundle index of every topic (-1 for None); shape (len, n) with partitions=n."""
+
+    def count_per_bundle(
+        self, topics: _Topics, *, partitions: int | None = None, rules: _Rules = "v4"
+    ) -> NDArray[np.int64]:
+        """How many topics (or partitions) each bundle serves."""
+
+    def compare(
+        self,
+        after: NamespaceBundles,
+        topics: _Topics,
+        *,
+        partitions: int | None = None,
+        rules: _Rules = "v4",
+    ) -> NDArray[np.bool_]:
+        """True for each topic whose bundle in after differs from its bundle here."""
+
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+
+def topic_bundle(topic: str | TopicName, num_bundles: int = 4, *, rules: _Rules = "v4") -> str:
+    """The name of the bundle that serves topic in the default layout of num_bundles."""
+
+def default_boundaries(num_bundles: int, /) -> list[int]:
+    """The boundaries of the default layout (PoliciesUtil.getBundles)."""
+
+def parse_boundary(text: str, /) -> int:
+    """One boundary read as the broker reads BundlesData (Long.decode), in 0..=0xffffffff."""
+
+def validate_full_range(boundaries: Iterable[str], /) -> None:
+    """The admin API's validateFullRange; raises BundleError."""

@@ -1,0 +1,88 @@
+//! Byte input from Python: `bytes` as it is, anything else through the
+//! buffer protocol, the way `hashlib` takes it.
+
+use pyo3::buffer::PyUntypedBuffer;
+use pyo3::exceptions::PyBufferError;
+use pyo3::marker::Ungil;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// Inputs at least this many bytes long are hashed with the GIL released.
+/// Below it, releasing and re-taking the GIL costs more than the hash
+/// (`hashlib` uses the same cut-off).
+pub(crate) const DETACH_MIN_BYTES: usize = 2048;
+
+/// Runs `work` with the GIL released when `size` reaches `threshold`, and
+/// with it held otherwise.
+pub(crate) fn detach_above<T, F>(py: Python<'_>, size: usize, threshold: usize, work: F) -> T
+where
+    F: Ungil + FnOnce() -> T,
+    T: Ungil,
+{
+    if size >= threshold {
+        py.detach(work)
+    } else {
+        work()
+    }
+}
+
+/// A C-contiguous buffer export, read as its raw bytes.
+pub(crate) struct ExportedBytes(PyUntypedBuffer);
+
+impl ExportedBytes {
+    /// Exports the buffer of `obj`.
+    ///
+    /// Raises `TypeError` for an object without the buffer protocol and
+    /// `BufferError` for a strided one, as `hashlib` does.
+    pub(crate) fn get(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let buffer = PyUntypedBuffer::get(obj)?;
+        if buffer.is_c_contiguous() {
+            Ok(Self(buffer))
+        } else {
+            Err(PyBufferError::new_err("buffer is not C-contiguous"))
+        }
+    }
+
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        let len = self.0.len_bytes();
+        if len == 0 {
+            // An empty export may carry a dangling or null pointer.
+            return &[];
+        }
+        // SAFETY: the exporter guarantees that `buf` points to `len_bytes`
+        // readable bytes for as long as the export is held, and the export
+        // lives in `self`, which the returned slice borrows. The buffer was
+        // checked to be C-contiguous, so those bytes are one block. While it
+        // is exported the owner cannot resize or free it (bytearray, numpy
+        // and pyarrow all refuse). What the export cannot stop is another
+        // thread writing into a mutable buffer (a bytearray, a writable numpy
+        // array) while this one reads it; `hashlib` reads buffers the same
+        // way and leaves that race to the caller, who then gets an
+        // unspecified hash. The bytes are only ever read as plain `u8`
+        // values, so no invariant rests on their content.
+        unsafe { std::slice::from_raw_parts(self.0.buf_ptr().cast::<u8>(), len) }
+    }
+}
+
+/// `bytes`, borrowed directly, or any other buffer, exported.
+pub(crate) enum ByteInput<'a, 'py> {
+    /// Immutable, and needs no export (nor its allocation).
+    Bytes(&'a Bound<'py, PyBytes>),
+    Exported(ExportedBytes),
+}
+
+impl<'a, 'py> ByteInput<'a, 'py> {
+    pub(crate) fn get(obj: &'a Bound<'py, PyAny>) -> PyResult<Self> {
+        match obj.cast::<PyBytes>() {
+            Ok(bytes) => Ok(Self::Bytes(bytes)),
+            Err(_) => ExportedBytes::get(obj).map(Self::Exported),
+        }
+    }
+
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        match self {
+            Self::Bytes(bytes) => bytes.as_bytes(),
+            Self::Exported(exported) => exported.as_bytes(),
+        }
+    }
+}

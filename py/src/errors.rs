@@ -1,0 +1,204 @@
+//! The exception hierarchy, and the conversion of every core error into it.
+//!
+//! Each message is the core error's `Display`, which carries Java's wording,
+//! so no text is written twice.
+
+use pulsar_routing::bundles::BundleError as CoreBundleError;
+use pulsar_routing::topic_name::{TopicNameError as CoreTopicNameError, TopicNameRules};
+use pulsar_routing::{
+    DivisionByZero, HashingScheme, PartitionCount, RouteError, UnknownHashingScheme,
+};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyValueError, PyZeroDivisionError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
+
+create_exception!(
+    pulsar_routing,
+    PulsarRoutingError,
+    PyValueError,
+    "Base class of every error raised by pulsar_routing for a bad value."
+);
+create_exception!(
+    pulsar_routing,
+    PartitionCountError,
+    PulsarRoutingError,
+    "The number of partitions is not in 1..=2147483647."
+);
+create_exception!(
+    pulsar_routing,
+    IllegalPartitionIndexError,
+    PulsarRoutingError,
+    "A router chose a partition outside [0, num_partitions): where the Java producer fails the send.\n\n\
+     The chosen value is in the attribute `partition` (an int, or whatever a custom router returned)."
+);
+create_exception!(
+    pulsar_routing,
+    RoutingConfigError,
+    PulsarRoutingError,
+    "An inconsistent producer routing configuration, rejected as the Java builder does."
+);
+create_exception!(
+    pulsar_routing,
+    UnknownHashingSchemeError,
+    PulsarRoutingError,
+    "The hashing scheme is not \"java_string\" or \"murmur3_32\"."
+);
+
+create_exception!(
+    pulsar_routing,
+    TopicNameError,
+    PulsarRoutingError,
+    "A topic name Java's TopicName.get rejects (an IllegalArgumentException there), with Java's message."
+);
+create_exception!(
+    pulsar_routing,
+    BundleError,
+    PulsarRoutingError,
+    "An invalid bundle layout, range, split or lookup, with the broker's message where it has one."
+);
+
+/// `DivisionByZeroError` derives from both `PulsarRoutingError` and the
+/// builtin `ZeroDivisionError`, so `except ZeroDivisionError` catches it as
+/// it catches Python's own `%`. `create_exception!` takes one base only, so
+/// the class is built once by calling `type(...)`.
+static DIVISION_BY_ZERO: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+pub(crate) fn division_by_zero_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    DIVISION_BY_ZERO
+        .get_or_try_init(py, || {
+            let bases = PyTuple::new(
+                py,
+                [
+                    py.get_type::<PulsarRoutingError>(),
+                    py.get_type::<PyZeroDivisionError>(),
+                ],
+            )?;
+            let namespace = PyDict::new(py);
+            namespace.set_item("__module__", "pulsar_routing")?;
+            namespace.set_item(
+                "__doc__",
+                "sign_safe_mod was given a divisor of 0, where Java throws ArithmeticException.",
+            )?;
+            let class = py
+                .get_type::<PyType>()
+                .call1(("DivisionByZeroError", bases, namespace))?;
+            Ok(class.cast_into::<PyType>()?.unbind())
+        })
+        .map(|class| class.bind(py))
+}
+
+/// Converts a core error into the matching Python exception.
+pub(crate) trait IntoPyException {
+    fn into_py_exception(self, py: Python<'_>) -> PyErr;
+}
+
+impl IntoPyException for pulsar_routing::PartitionCountError {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        PartitionCountError::new_err(self.to_string())
+    }
+}
+
+impl IntoPyException for UnknownHashingScheme {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        UnknownHashingSchemeError::new_err(self.to_string())
+    }
+}
+
+impl IntoPyException for pulsar_routing::RoutingConfigError {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        RoutingConfigError::new_err(self.to_string())
+    }
+}
+
+impl IntoPyException for RouteError {
+    fn into_py_exception(self, py: Python<'_>) -> PyErr {
+        let RouteError::IllegalPartitionIndex(partition) = self else {
+            // `RouteError` is non-exhaustive: a future variant still gets its
+            // own message and the base class until it has a class here.
+            return PulsarRoutingError::new_err(self.to_string());
+        };
+        let Ok(partition) = partition.into_pyobject(py);
+        illegal_partition_index(py, self.to_string(), partition.as_any())
+    }
+}
+
+impl IntoPyException for DivisionByZero {
+    fn into_py_exception(self, py: Python<'_>) -> PyErr {
+        match division_by_zero_type(py) {
+            Ok(class) => PyErr::from_type(class.clone(), self.to_string()),
+            Err(err) => err,
+        }
+    }
+}
+
+impl IntoPyException for CoreTopicNameError<'_> {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        topic_name_error(self)
+    }
+}
+
+impl IntoPyException for CoreBundleError {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        bundle_error(self)
+    }
+}
+
+/// A `TopicNameError` for a core error, without the GIL (for work that runs
+/// with it released; the exception object is made when it is raised).
+pub(crate) fn topic_name_error(err: CoreTopicNameError<'_>) -> PyErr {
+    TopicNameError::new_err(err.to_string())
+}
+
+/// A `BundleError` for a core error, without the GIL.
+pub(crate) fn bundle_error(err: CoreBundleError) -> PyErr {
+    BundleError::new_err(err.to_string())
+}
+
+/// An `IllegalPartitionIndexError` with `message`, carrying the bad value.
+pub(crate) fn illegal_partition_index(
+    py: Python<'_>,
+    message: String,
+    partition: &Bound<'_, PyAny>,
+) -> PyErr {
+    let err = IllegalPartitionIndexError::new_err(message);
+    match err.value(py).setattr("partition", partition) {
+        Ok(()) => err,
+        Err(setattr_failed) => setattr_failed,
+    }
+}
+
+/// Validates a partition count given as any Python int.
+pub(crate) fn partition_count(py: Python<'_>, n: i64) -> PyResult<PartitionCount> {
+    PartitionCount::from_i64(n).map_err(|e| e.into_py_exception(py))
+}
+
+/// Parses a scheme name (`"java_string"`, `"murmur3_32"`, or Java's enum
+/// constant names).
+pub(crate) fn hashing_scheme(py: Python<'_>, name: &str) -> PyResult<HashingScheme> {
+    name.parse()
+        .map_err(|e: UnknownHashingScheme| e.into_py_exception(py))
+}
+
+/// Parses a topic-name rule set: `"v4"` (released 4.x, the default) or
+/// `"master"` (5.0 development).
+///
+/// The core has no text names for its rule sets, so they are spelled here.
+pub(crate) fn topic_name_rules(name: &str) -> PyResult<TopicNameRules> {
+    match name {
+        "v4" => Ok(TopicNameRules::V4),
+        "master" => Ok(TopicNameRules::Master),
+        _ => Err(PulsarRoutingError::new_err(format!(
+            "unknown topic name rules {name:?}: expected \"v4\" or \"master\""
+        ))),
+    }
+}
+
+/// The Python name of a rule set, the inverse of [`topic_name_rules`].
+pub(crate) const fn rules_name(rules: TopicNameRules) -> &'static str {
+    match rules {
+        TopicNameRules::V4 => "v4",
+        TopicNameRules::Master => "master",
+    }
+}

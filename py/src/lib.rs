@@ -1,0 +1,87 @@
+//! The native module `pulsar_routing._pulsar_routing`: a thin layer over the
+//! `pulsar-routing` core. The public package `pulsar_routing` re-exports it.
+//!
+//! Arguments are checked and converted with the GIL held; long inputs are
+//! then hashed with it released. Every error is a core error turned into the
+//! matching exception class, with the core's (Java's) message.
+
+mod arrow;
+mod batch;
+mod buffers;
+mod bundles;
+mod errors;
+mod hashes;
+mod keys;
+mod routers;
+mod topic_batch;
+mod topics;
+
+use pyo3::prelude::*;
+
+/// Apache Pulsar's partition routing, byte-for-byte as the Java client
+/// computes it.
+// `gil_used = true` until the thread tests also run on a free-threaded
+// interpreter: they only run with a GIL today.
+#[pymodule(gil_used = true)]
+mod _pulsar_routing {
+    use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use crate::batch::partitions_for_keys;
+    #[pymodule_export]
+    use crate::bundles::{
+        PyBundleRange, PyNamespaceBundles, default_boundaries, parse_boundary, topic_bundle,
+        validate_full_range,
+    };
+    #[pymodule_export]
+    use crate::errors::{
+        BundleError, IllegalPartitionIndexError, PartitionCountError, PulsarRoutingError,
+        RoutingConfigError, TopicNameError, UnknownHashingSchemeError,
+    };
+    #[pymodule_export]
+    use crate::hashes::{
+        PyCrc32, PyMurmur3Hasher, crc32, java_lossy_utf8, java_string_hash, java_string_hash_bytes,
+        java_string_hashcode, java_string_hashcode_bytes, murmur3_32, murmur3_32_raw,
+        sign_safe_mod,
+    };
+    #[pymodule_export]
+    use crate::keys::{partition_for_key, partition_for_key_bytes, routing_key_hash};
+    #[pymodule_export]
+    use crate::routers::{
+        PyCustomRouter, PyMessageRoutingMode, PyRoundRobinRouter, PySinglePartitionRouter,
+        check_partition, partition_switch_ms, resolve_routing_mode,
+    };
+    #[pymodule_export]
+    use crate::topics::{PyTopicName, get_partition_index};
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add(
+            "__version__",
+            crate::pep440_version(env!("CARGO_PKG_VERSION")),
+        )?;
+        m.add(
+            "DivisionByZeroError",
+            crate::errors::division_by_zero_type(m.py())?,
+        )?;
+        Ok(())
+    }
+}
+
+/// Cargo's SemVer pre-release tags written the PEP 440 way
+/// (`1.2.0-alpha.1` becomes `1.2.0a1`, `-rc.2` becomes `rc2`), so that pip
+/// and `importlib.metadata` agree with `__version__`.
+fn pep440_version(cargo: &str) -> String {
+    let Some((release, pre)) = cargo.split_once('-') else {
+        return cargo.to_owned();
+    };
+    let (tag, number) = pre.split_once('.').unwrap_or((pre, "0"));
+    let tag = match tag {
+        "alpha" => "a",
+        "beta" => "b",
+        "rc" => "rc",
+        // Anything else has no PEP 440 spelling; a local label keeps it.
+        _ => return format!("{release}+{}", pre.replace(['-', '.'], "_")),
+    };
+    format!("{release}{tag}{number}")
+}

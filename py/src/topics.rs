@@ -1,0 +1,238 @@
+//! Topic names, parsed as Java's `TopicName.get` parses them.
+
+use pulsar_routing::topic_name::{TopicName, TopicNameRules};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple};
+
+use crate::errors::{rules_name, topic_name_error, topic_name_rules};
+
+/// A topic name, parsed as Java's `TopicName.get` parses it.
+///
+/// `rules="v4"` (the default) follows the released 4.x broker, and
+/// `rules="master"` the 5.0 development line (V1 names and empty path parts
+/// rejected, a full name kept verbatim as its canonical form). `str()` is the
+/// canonical name (Java's `toString()`), the text the broker hashes to find
+/// the topic's bundle. Two names are equal when their canonical names are.
+#[pyclass(frozen, module = "pulsar_routing", name = "TopicName")]
+pub(crate) struct PyTopicName {
+    /// The text as given; the core's `TopicName` borrows it, so it is parsed
+    /// again (a few dozen nanoseconds) for each accessor.
+    input: Box<str>,
+    rules: TopicNameRules,
+    /// `toString()`, kept for `str()`, equality and hashing.
+    canonical: Box<str>,
+}
+
+impl PyTopicName {
+    pub(crate) fn parse(name: &str, rules: TopicNameRules) -> PyResult<Self> {
+        let topic = TopicName::parse_with(name, rules).map_err(topic_name_error)?;
+        Ok(Self {
+            canonical: topic.to_string().into_boxed_str(),
+            input: name.into(),
+            rules,
+        })
+    }
+
+    /// The core's view of the name. It parsed when the object was made, so
+    /// it parses again the same way.
+    pub(crate) fn parsed(&self) -> PyResult<TopicName<'_>> {
+        TopicName::parse_with(&self.input, self.rules).map_err(topic_name_error)
+    }
+}
+
+#[pymethods]
+impl PyTopicName {
+    #[new]
+    #[pyo3(signature = (name, *, rules = "v4"))]
+    fn new(name: &str, rules: &str) -> PyResult<Self> {
+        Self::parse(name, topic_name_rules(rules)?)
+    }
+
+    /// `"persistent"`, `"non-persistent"`, or (master rules) `"topic"` or
+    /// `"segment"`; always lower case.
+    #[getter]
+    fn domain(&self) -> PyResult<&'static str> {
+        Ok(self.parsed()?.domain().as_str())
+    }
+
+    /// The tenant; `"public"` for a one-part short name.
+    #[getter]
+    fn tenant(&self) -> PyResult<&str> {
+        Ok(self.parsed()?.tenant())
+    }
+
+    /// The cluster of a V1 name (v4 rules only), or `None`.
+    #[getter]
+    fn cluster(&self) -> PyResult<Option<&str>> {
+        Ok(self.parsed()?.cluster())
+    }
+
+    /// The namespace without its tenant (Java's `getNamespacePortion()`).
+    #[getter]
+    fn namespace_portion(&self) -> PyResult<&str> {
+        Ok(self.parsed()?.namespace_portion())
+    }
+
+    /// `tenant/namespace`, or `tenant/cluster/namespace` for a V1 name.
+    #[getter]
+    fn namespace(&self) -> PyResult<String> {
+        Ok(self.parsed()?.namespace().to_string())
+    }
+
+    /// The topic's own name after the namespace, as written.
+    #[getter]
+    fn local_name(&self) -> PyResult<&str> {
+        Ok(self.parsed()?.local_name())
+    }
+
+    /// The index from a `-partition-<n>` suffix, or -1 (Java's
+    /// `getPartitionIndex()`).
+    #[getter]
+    fn partition_index(&self) -> PyResult<i32> {
+        Ok(self.parsed()?.partition_index())
+    }
+
+    /// Whether the name is one partition of a partitioned topic.
+    #[getter]
+    fn partitioned(&self) -> PyResult<bool> {
+        Ok(self.parsed()?.is_partitioned())
+    }
+
+    /// Whether the topic is stored (every domain but `non-persistent`).
+    #[getter]
+    fn persistent(&self) -> PyResult<bool> {
+        Ok(self.parsed()?.is_persistent())
+    }
+
+    /// The `<hashStart>-<hashEnd>-<segmentId>` of a `segment://` name, or
+    /// `None`.
+    #[getter]
+    fn segment_descriptor(&self) -> PyResult<Option<&str>> {
+        Ok(self.parsed()?.segment_descriptor())
+    }
+
+    /// The partitioned topic this partition belongs to, or the name itself
+    /// (Java's `getPartitionedTopicName()`).
+    #[getter]
+    fn partitioned_topic_name(&self) -> PyResult<String> {
+        Ok(self.parsed()?.partitioned_topic_name().to_string())
+    }
+
+    /// `domain/tenant[/cluster]/ns/<encoded local name>` (Java's
+    /// `getLookupName()`).
+    #[getter]
+    fn lookup_name(&self) -> PyResult<String> {
+        Ok(self.parsed()?.lookup_name().to_string())
+    }
+
+    /// The managed-ledger name, `tenant[/cluster]/ns/domain/<encoded local
+    /// name>` (Java's `getPersistenceNamingEncoding()`).
+    #[getter]
+    fn persistence_naming(&self) -> PyResult<String> {
+        Ok(self.parsed()?.persistence_naming().to_string())
+    }
+
+    /// The admin REST path (Java's `getRestPath()`).
+    #[getter]
+    fn rest_path(&self) -> PyResult<String> {
+        Ok(self.parsed()?.rest_path().to_string())
+    }
+
+    /// The local name as `URLEncoder.encode(local, UTF_8)` writes it.
+    #[getter]
+    fn encoded_local_name(&self) -> PyResult<String> {
+        Ok(self.parsed()?.encoded_local_name().to_string())
+    }
+
+    /// CRC-32 of the canonical name: the broker's bundle hash of the topic.
+    #[getter]
+    fn crc32(&self) -> PyResult<u32> {
+        Ok(self.parsed()?.crc32())
+    }
+
+    /// The rules the name was parsed with: `"v4"` or `"master"`.
+    #[getter]
+    fn rules(&self) -> &'static str {
+        rules_name(self.rules)
+    }
+
+    /// The name of partition `index` (Java's `getPartition(index)`):
+    /// `-partition-<index>` appended, unless `index` is -1 or the name
+    /// already ends with that suffix. Raises `TopicNameError` for a
+    /// `segment://` name, as Java does.
+    #[pyo3(signature = (index, /))]
+    fn partition(&self, index: i32) -> PyResult<String> {
+        let topic = self.parsed()?;
+        let partition = topic.partition(index).map_err(topic_name_error)?;
+        Ok(partition.to_string())
+    }
+
+    fn __str__(&self) -> &str {
+        &self.canonical
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let name = PyString::new(py, &self.canonical).repr()?;
+        Ok(match self.rules {
+            TopicNameRules::V4 => format!("TopicName({name})"),
+            TopicNameRules::Master => format!("TopicName({name}, rules='master')"),
+        })
+    }
+
+    fn __eq__(&self, other: &Self) -> bool {
+        self.canonical == other.canonical
+    }
+
+    /// The hash of the canonical name as a `str`.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, &self.canonical).hash()
+    }
+
+    /// Pickling: the text as given, and the rules.
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("rules", rules_name(self.rules))?;
+        Ok((PyTuple::new(py, [&*self.input])?, kwargs))
+    }
+}
+
+/// A topic given as `str` (parsed with `rules`) or as a `TopicName`.
+pub(crate) enum TopicArg<'a> {
+    Text(&'a str, TopicNameRules),
+    Parsed(&'a PyTopicName),
+}
+
+impl<'a> TopicArg<'a> {
+    pub(crate) fn extract(obj: &'a Bound<'_, PyAny>, rules: TopicNameRules) -> PyResult<Self> {
+        if let Ok(topic) = obj.cast::<PyTopicName>() {
+            Ok(Self::Parsed(topic.get()))
+        } else if let Ok(text) = obj.cast::<PyString>() {
+            Ok(Self::Text(text.to_str()?, rules))
+        } else {
+            Err(PyTypeError::new_err(format!(
+                "topic must be str or TopicName, not {}",
+                obj.get_type().name()?
+            )))
+        }
+    }
+
+    pub(crate) fn parsed(&self) -> PyResult<TopicName<'a>> {
+        match *self {
+            Self::Text(text, rules) => TopicName::parse_with(text, rules).map_err(topic_name_error),
+            Self::Parsed(topic) => topic.parsed(),
+        }
+    }
+}
+
+/// Java's static `TopicName.getPartitionIndex(topic)`: the number after the
+/// last `-partition-`, or -1 when there is none or it is not written the way
+/// Java writes an int (`01`, `+1`, overflow).
+#[pyfunction]
+#[pyo3(signature = (topic, /))]
+pub(crate) fn get_partition_index(topic: &str) -> i32 {
+    pulsar_routing::topic_name::get_partition_index(topic)
+}
