@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the criterion benchmarks (benches/) and prints the ratio table of
+# pulsar-routing against its baselines at the end.
+#
+#   scripts/bench.sh                    criterion's defaults (3 s warm-up, 5 s
+#                                       measurement): about 3 minutes on an idle
+#                                       2-core machine, plus the first build
+#   scripts/bench.sh --quick            0.5 s warm-up and 1.5 s measurement per
+#                                       benchmark: about a minute once built
+#   BENCH_QUICK=1 scripts/bench.sh      the same as --quick
+#   scripts/bench.sh [--quick] [--] ARGS...
+#                                       ARGS go to criterion, e.g. a filter
+#                                       (`-- murmur3_32`) or `--save-baseline`
+#
+# Works from any directory; results land in the workspace's target/criterion.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=${BENCH_QUICK:-0}
+criterion_args=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --quick) quick=1 ;;
+        --)
+            shift
+            criterion_args+=("$@")
+            break
+            ;;
+        *) criterion_args+=("$1") ;;
+    esac
+    shift
+done
+if [ "$quick" = 1 ]; then
+    criterion_args=(--warm-up-time 0.5 --measurement-time 1.5 "${criterion_args[@]}")
+fi
+
+# Each bench binary prints its own table as it finishes; they are printed
+# again together at the end so that the summary is not lost in the scroll.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo bench -p pulsar-routing-benches -- "${criterion_args[@]}" | tee "$log"
+
+echo
+echo "==================== summary ===================="
+awk '/^ratio table/ { show = 1 } show && /^$/ { show = 0 } show' "$log"
