@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Every check the project has, in one command: the README's test command and
+# what .ci/run calls. Installs what it needs first (scripts/setup.sh).
+#
+#   FUZZ_SECONDS=N   seconds per fuzz target (default 20)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "setup"
+scripts/setup.sh
+
+step "rustfmt"
+cargo fmt --all -- --check
+
+step "clippy (all targets, fuzz included, warnings are errors)"
+cargo clippy --locked --workspace --all-targets -- -D warnings
+
+step "rustdoc (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
+
+step "Rust tests: core golden vectors, properties, FFI, doc and README examples"
+cargo test --locked --workspace
+
+step "benches compile and run once"
+cargo test --locked -p pulsar-routing-benches --benches --quiet
+
+step "core links without std or alloc"
+scripts/check-nostd.sh
+
+step "C ABI: header freshness, golden vectors through C, C++ include"
+scripts/test-c.sh
+
+step "Python: stubs, types, golden vectors through Python"
+scripts/test-python.sh
+
+step "fuzz smoke runs"
+scripts/fuzz-smoke.sh
+
+printf '\nAll checks passed.\n'
