@@ -13,12 +13,16 @@ scripts/setup.sh
 
 step "rustfmt"
 cargo fmt --all -- --check
+cargo fmt --manifest-path nostd-check/Cargo.toml -- --check
 
 step "clippy (all targets, fuzz included, warnings are errors)"
 cargo clippy --locked --workspace --all-targets -- -D warnings
 
 step "rustdoc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
+# The C library's lib shares the core's name, so `cargo doc --workspace`
+# skips it (doc = false) and it is documented on its own.
+RUSTDOCFLAGS="-D warnings" cargo rustdoc --locked -p pulsar-routing-ffi --lib --quiet
 
 step "Rust tests: core golden vectors, properties, FFI, doc and README examples"
 cargo test --locked --workspace

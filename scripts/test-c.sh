@@ -6,7 +6,7 @@
 #      multi-threaded round-robin test, with AddressSanitizer and UBSan;
 #   4. runs the golden test again under valgrind, linked statically, since
 #      the sanitizers do not see into the Rust code (skipped without valgrind);
-#   5. compiles and runs every ```c block of ffi-c/README.md, against the
+#   5. compiles and runs every ```c block of README.md and ffi-c/README.md, against the
 #      shared and the static library;
 #   6. compiles the header as C++17.
 #
@@ -71,15 +71,17 @@ else
 fi
 
 log "README examples"
-python3 - ffi-c/README.md "$work" <<'EOF'
+python3 - "$work" README.md ffi-c/README.md <<'EOF'
 import re, sys
-text = open(sys.argv[1], encoding="utf-8").read()
-blocks = re.findall(r"^```c\n(.*?)^```$", text, flags=re.S | re.M)
-if not blocks:
-    sys.exit("ffi-c/README.md has no ```c block")
-for i, block in enumerate(blocks, 1):
-    with open(f"{sys.argv[2]}/readme_{i}.c", "w", encoding="utf-8") as out:
-        out.write(block)
+work, readmes = sys.argv[1], sys.argv[2:]
+for n, readme in enumerate(readmes):
+    text = open(readme, encoding="utf-8").read()
+    blocks = re.findall(r"^```c\n(.*?)^```$", text, flags=re.S | re.M)
+    if not blocks:
+        sys.exit(f"{readme} has no ```c block")
+    for i, block in enumerate(blocks, 1):
+        with open(f"{work}/readme_{n}_{i}.c", "w", encoding="utf-8") as out:
+            out.write(block)
 EOF
 examples=("$work"/readme_*.c)
 for example in "${examples[@]}"; do
