@@ -31,6 +31,16 @@ impl Crc32 {
         Self::default()
     }
 
+    /// A hasher that continues from `crc`, the CRC-32 of some earlier bytes:
+    /// feeding it more bytes gives the CRC of the concatenation. With
+    /// [`crc32_const`] this starts a hash from a constant prefix for free.
+    #[must_use]
+    pub fn resume(crc: u32) -> Self {
+        Self {
+            inner: crc32fast::Hasher::new_with_initial(crc),
+        }
+    }
+
     /// Feeds more bytes.
     pub fn update(&mut self, data: &[u8]) -> &mut Self {
         self.inner.update(data);
@@ -42,4 +52,31 @@ impl Crc32 {
     pub fn finalize(&self) -> u32 {
         self.inner.clone().finalize()
     }
+}
+
+/// CRC-32/IEEE computed bit by bit in a `const fn`: slow, but evaluated at
+/// compile time for constant prefixes such as `persistent://`.
+///
+/// ```
+/// const PREFIX: u32 = pulsar_routing::crc32_const(b"persistent://");
+/// assert_eq!(PREFIX, pulsar_routing::crc32(b"persistent://"));
+/// ```
+#[must_use]
+pub const fn crc32_const(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    let mut i = 0;
+    while i < data.len() {
+        crc ^= data[i] as u32;
+        let mut bit = 0;
+        while bit < 8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+            bit += 1;
+        }
+        i += 1;
+    }
+    !crc
 }

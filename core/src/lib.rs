@@ -20,6 +20,10 @@
 //!
 //! **Key_Shared subscription to consumer**: [`key_shared`].
 //!
+//! **Other clients**: [`profiles`] reproduces how the Go, C++, Python,
+//! pulsar-rs and DotPulsar clients route a key (they disagree with Java),
+//! and [`kafka`] the Kafka Java client's and librdkafka's partitioners.
+//!
 //! ```
 //! use pulsar_routing::{HashingScheme, PartitionCount, RoutingKey, RoundRobinRouter};
 //!
@@ -50,9 +54,11 @@ pub mod bundles;
 mod crc32;
 mod java_number;
 mod java_string_hash;
+pub mod kafka;
 pub mod key_shared;
 mod murmur3;
 mod partition_count;
+pub mod profiles;
 pub mod router;
 mod routing_key;
 mod sign_safe_mod;
@@ -60,7 +66,7 @@ pub mod topic_name;
 mod unicode_digit;
 
 pub use base64::{base64_len, encode_base64};
-pub use crc32::{Crc32, crc32};
+pub use crc32::{Crc32, crc32, crc32_const};
 pub use java_string_hash::{
     JavaLossyUtf8, java_lossy_utf8, java_string_hash, java_string_hash_bytes,
     java_string_hash_utf16, java_string_hashcode, java_string_hashcode_bytes,

@@ -129,3 +129,21 @@ fn decode_accepts_what_the_broker_accepts() {
         "Invalid range: [1073741824..0)"
     );
 }
+
+#[test]
+fn fuzzer_findings_behave_like_java() {
+    // Wider than i64::MAX: Java's long arithmetic wraps instead of trapping.
+    let wide = BundleRange::parse("-0x4000000000000000_0x4000000000000000").unwrap();
+    let _ = range_equally_divide(wide);
+    assert!(!BundleRange::new(i64::MIN, 0).unwrap().can_split());
+    // The one-hash layout: Java's binary search finds boundary 0 first.
+    let top = [u32::MAX, u32::MAX];
+    let layout = BundleLayout::new(&top).unwrap();
+    assert_eq!(layout.bundle_index_for_hash_java(u32::MAX), Ok(0));
+    assert_eq!(layout.validate_bundle(layout.bundle(0).unwrap()), Ok(0));
+    // Java decodes the lower part before it looks for the upper one.
+    assert!(matches!(
+        BundleRange::parse("zz_"),
+        Err(pulsar_routing::bundles::BundleError::InvalidBound(_))
+    ));
+}

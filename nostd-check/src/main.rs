@@ -10,7 +10,9 @@
 use core::panic::PanicInfo;
 
 use pulsar_routing::bundles::BundleLayout;
+use pulsar_routing::kafka;
 use pulsar_routing::key_shared::{ConsistentHashingConfig, ConsistentHashingSelector, StickyKey};
+use pulsar_routing::profiles::{ClientProfile, ProfileConfig, ProfileKeying, ProfileMessage};
 use pulsar_routing::{
     HashingScheme, PartitionCount, RoundRobinRouter, RoutingKey, TopicName, crc32,
     java_string_hash, murmur3_32, partition_for_key_bytes,
@@ -33,6 +35,26 @@ fn key_shared_checks() -> bool {
     }
     let owner = selector.select_key(&StickyKey::Key(b"order-17"));
     owner == Some(1) || owner == Some(2)
+}
+
+/// The other clients' keyed routing, and Kafka's: the spec's worked example
+/// ("ключ-1" with 10 partitions goes to 4 in Java and to 2 in Go).
+fn profile_checks() -> bool {
+    let Ok(n) = PartitionCount::new(10) else {
+        return false;
+    };
+    let route = |profile| {
+        ProfileKeying::new(profile, &ProfileConfig::client_default(profile))
+            .ok()
+            .and_then(|k| {
+                k.partition(&ProfileMessage::keyed("ключ-1"), n)
+                    .ok()
+                    .flatten()
+            })
+    };
+    route(ClientProfile::Java) == Some(4)
+        && route(ClientProfile::Go) == Some(2)
+        && kafka::partition_for_key(b"hello", n) < 10
 }
 
 fn checks() -> bool {
@@ -81,7 +103,7 @@ core::arch::global_asm!(
 );
 
 extern "C" fn entry() -> ! {
-    exit(if checks() && key_shared_checks() {
+    exit(if checks() && key_shared_checks() && profile_checks() {
         0
     } else {
         1

@@ -175,17 +175,23 @@ impl<'a> BundleLayout<'a> {
         }
     }
 
-    /// [`BundleLayout::bundle_index_for_hash`] with the broker's failure
-    /// modes: `0xffffffff` and hashes below the first boundary are errors.
+    /// The broker's own lookup (`NamespaceBundles.getBundle(hash)`), failure
+    /// modes included: `Arrays.binarySearch` over the boundaries, an exact
+    /// hit giving the bundle that starts there. For `0xffffffff` that is one
+    /// past the last bundle, so Java throws where
+    /// [`BundleLayout::bundle_index_for_hash`] answers the last bundle.
     ///
     /// # Errors
     /// [`BundleError::NoBundleForHash`] where Java throws
     /// `IndexOutOfBoundsException`.
     pub fn bundle_index_for_hash_java(&self, hash: u32) -> Result<usize, BundleError> {
-        match self.bundle_index_for_hash(hash) {
-            Some(i) if hash != FULL_UPPER_BOUND => Ok(i),
-            _ => Err(BundleError::NoBundleForHash(hash)),
-        }
+        let index = match self.java_binary_search(hash) {
+            Ok(i) => Some(i),
+            Err(insertion) => insertion.checked_sub(1),
+        };
+        index
+            .filter(|&i| i < self.len())
+            .ok_or(BundleError::NoBundleForHash(hash))
     }
 
     /// The bundle that owns `hash`; see [`BundleLayout::bundle_index_for_hash`].
@@ -225,27 +231,31 @@ impl<'a> BundleLayout<'a> {
     pub fn validate_bundle(&self, bundle: BundleRange) -> Result<usize, BundleError> {
         let lower = u32::try_from(bundle.lower()).map_err(|_| BundleError::BundleNotFound)?;
         let i = self
-            .search_boundary(lower)
-            .ok_or(BundleError::BundleNotFound)?;
+            .java_binary_search(lower)
+            .map_err(|_| BundleError::BundleNotFound)?;
         match self.bundle(i) {
             Some(found) if found.upper() == bundle.upper() => Ok(i),
             _ => Err(BundleError::InvalidUpperBoundary),
         }
     }
 
-    /// Java's `Arrays.binarySearch` for an exact boundary. With repeated
-    /// boundaries (impossible in a validated layout) any match would do.
-    fn search_boundary(&self, value: u32) -> Option<usize> {
-        let (mut lo, mut hi) = (0usize, self.len() + 1);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            match self.boundary(mid)?.cmp(&value) {
-                Ordering::Less => lo = mid + 1,
-                Ordering::Greater => hi = mid,
-                Ordering::Equal => return Some(mid),
+    /// Java's `Arrays.binarySearch` over the boundaries, step for step (so
+    /// that it picks the same index among equal boundaries): `Ok(index)` of
+    /// a match, or `Err(insertion point)`.
+    fn java_binary_search(&self, value: u32) -> Result<usize, usize> {
+        // `high` is exclusive here where Java's is inclusive, so Java's
+        // midpoint `(low + high) >>> 1` reads `(low + high - 1) / 2`.
+        let (mut low, mut high) = (0usize, self.len() + 1);
+        while low < high {
+            let mid = (low + high - 1) / 2;
+            match self.boundary(mid).map(|b| b.cmp(&value)) {
+                Some(Ordering::Less) => low = mid + 1,
+                Some(Ordering::Greater) => high = mid,
+                Some(Ordering::Equal) => return Ok(mid),
+                None => break,
             }
         }
-        None
+        Err(low)
     }
 
     /// Counts how many of `hashes` land in each bundle, adding to `counts`

@@ -79,8 +79,9 @@ impl BundleRange {
             .next()
             .filter(|_| !trimmed.is_empty())
             .ok_or(BundleError::MissingLowerBound)?;
-        let upper = parts.next().ok_or(BundleError::MissingUpperBound)?;
+        // Java decodes the lower part before it looks for the upper one.
         let lower = decode_long(lower).map_err(BundleError::from)?;
+        let upper = parts.next().ok_or(BundleError::MissingUpperBound)?;
         let upper = decode_long(upper).map_err(BundleError::from)?;
         Self::new(lower, upper)
     }
@@ -115,9 +116,8 @@ impl BundleRange {
     /// are more than 1 apart.
     #[must_use]
     pub const fn can_split(&self) -> bool {
-        // Bounds come from `new`, so `upper >= lower` and this cannot overflow
-        // unless the range spans most of i64, which saturates correctly.
-        self.upper.saturating_sub(self.lower) > 1
+        // Java's `long` subtraction wraps for ranges wider than i64::MAX.
+        self.upper.wrapping_sub(self.lower) > 1
     }
 
     /// The bundle key `namespace/range`, e.g. `public/default/0x00000000_0x40000000`.

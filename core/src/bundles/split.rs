@@ -68,7 +68,10 @@ impl FromStr for SplitAlgorithm {
 /// one-bundle namespace does not give the two-bundle default layout.
 #[must_use]
 pub const fn range_equally_divide(bundle: BundleRange) -> i64 {
-    bundle.lower() + (bundle.upper() - bundle.lower()) / 2
+    // Java's `long` arithmetic, wrapping for ranges wider than i64::MAX.
+    bundle
+        .lower()
+        .wrapping_add(bundle.upper().wrapping_sub(bundle.lower()) / 2)
 }
 
 /// `topic_count_equally_divide`: halfway between the two middle hashes of
@@ -347,10 +350,13 @@ impl BundleLayout<'_> {
         if parts == 0 {
             return Err(BundleError::ZeroSplitParts);
         }
-        let step = (target.upper() - target.lower()) / i64::from(parts);
+        // Java's `long` arithmetic wraps; a target that is one of the
+        // layout's bundles (checked before any point is used) never does,
+        // and then lower + k * step < upper <= 0xffffffff for k < parts.
+        let step = target.upper().wrapping_sub(target.lower()) / i64::from(parts);
         let lower = target.lower();
-        // lower + k * step < upper <= 0xffffffff for k < parts.
-        let points = (1..i64::from(parts)).map(move |k| (lower + k * step) as u32);
+        let points =
+            (1..i64::from(parts)).map(move |k| lower.wrapping_add(k.wrapping_mul(step)) as u32);
         self.rebuild(target, parts as usize, points, out)
     }
 

@@ -613,20 +613,34 @@ impl<'a> TopicName<'a> {
     /// ```
     #[must_use]
     pub fn crc32(&self) -> u32 {
-        let mut crc = Crc32::new();
-        self.for_each_piece(|piece| {
-            crc.update(piece.as_bytes());
-        });
-        crc.finalize()
+        self.pieces().crc32().finalize()
     }
 
     /// The canonical name in pieces: the input itself, or the components
-    /// with their separators and a lower-case domain.
+    /// with their separators and a lower-case domain. As few pieces as
+    /// possible, since CRC-32 is much faster over one long slice than over
+    /// several short ones.
     fn pieces(&self) -> Pieces<'a> {
         let mut pieces = Pieces::default();
-        if self.verbatim {
+        if self.verbatim || self.input_is_canonical() {
             pieces.push(self.input);
             return pieces;
+        }
+        // The components are slices of the input, in order: if the input is
+        // exactly as long as they are with single slashes between them, it
+        // is them with single slashes between them.
+        let short_len = self.tenant.len() + self.namespace.len() + self.local.len() + 2;
+        if self.cluster.is_none() && self.domain == TopicDomain::Persistent {
+            if self.input.len() == short_len && !self.input.contains("://") {
+                pieces.push(PERSISTENT_PREFIX);
+                pieces.push(self.input);
+                return pieces;
+            }
+            if core::ptr::eq(self.local, self.input) {
+                pieces.push(DEFAULT_NAMESPACE_PREFIX);
+                pieces.push(self.input);
+                return pieces;
+            }
         }
         pieces.push(self.domain.as_str());
         pieces.push("://");
@@ -640,6 +654,30 @@ impl<'a> TopicName<'a> {
         pieces.push("/");
         pieces.push(self.local);
         pieces
+    }
+
+    /// Whether a full name is already canonical: its domain is spelled in
+    /// lower case, so rebuilding it gives back the same text.
+    fn input_is_canonical(&self) -> bool {
+        let domain = self.domain.as_str();
+        self.input.len() == self.rebuilt_len()
+            && self.input.starts_with(domain)
+            && self
+                .input
+                .get(domain.len()..)
+                .is_some_and(|rest| rest.starts_with("://"))
+    }
+
+    fn rebuilt_len(&self) -> usize {
+        let cluster = self.cluster.map_or(0, |c| c.len() + 1);
+        self.domain.as_str().len()
+            + 3
+            + self.tenant.len()
+            + 1
+            + cluster
+            + self.namespace.len()
+            + 1
+            + self.local.len()
     }
 
     fn canonical_bytes(&self) -> impl Iterator<Item = u8> + 'a {
@@ -822,7 +860,29 @@ struct Pieces<'a> {
     len: usize,
 }
 
+/// The canonical prefix of short names `tenant/ns/topic`.
+const PERSISTENT_PREFIX: &str = "persistent://";
+/// The canonical prefix of short names `topic`.
+const DEFAULT_NAMESPACE_PREFIX: &str = "persistent://public/default/";
+
 impl<'a> Pieces<'a> {
+    /// A CRC-32 hasher fed with every piece. The constant prefixes of short
+    /// names come precomputed.
+    pub(super) fn crc32(&self) -> Crc32 {
+        const PERSISTENT: u32 = crate::crc32::crc32_const(PERSISTENT_PREFIX.as_bytes());
+        const DEFAULT_NAMESPACE: u32 =
+            crate::crc32::crc32_const(DEFAULT_NAMESPACE_PREFIX.as_bytes());
+        let (mut crc, rest) = match self.as_slice() {
+            [PERSISTENT_PREFIX, rest @ ..] => (Crc32::resume(PERSISTENT), rest),
+            [DEFAULT_NAMESPACE_PREFIX, rest @ ..] => (Crc32::resume(DEFAULT_NAMESPACE), rest),
+            all => (Crc32::new(), all),
+        };
+        for piece in rest {
+            crc.update(piece.as_bytes());
+        }
+        crc
+    }
+
     fn push(&mut self, piece: &'a str) {
         if let Some(slot) = self.items.get_mut(self.len) {
             *slot = piece;

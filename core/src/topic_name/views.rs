@@ -6,7 +6,6 @@ use core::hash::{Hash, Hasher};
 
 use super::java::{JavaDecimal, PARTITION_SUFFIX};
 use super::{Pieces, TopicDomain, TopicName, hash_bytes};
-use crate::crc32::Crc32;
 
 /// A topic's namespace: `tenant/namespace`, or `tenant/cluster/namespace`
 /// for a V1 name (Java's `NamespaceName`, as `getNamespace()` prints it).
@@ -167,10 +166,11 @@ impl<'a> TopicPartitionName<'a> {
     /// ```
     #[must_use]
     pub fn crc32(&self) -> u32 {
-        let mut crc = Crc32::new();
-        self.for_each_piece(|piece| {
-            crc.update(piece.as_bytes());
-        });
+        let mut crc = self.topic.pieces().crc32();
+        if let Some(index) = self.suffix {
+            crc.update(PARTITION_SUFFIX.as_bytes());
+            crc.update(JavaDecimal::new(index).as_str().as_bytes());
+        }
         crc.finalize()
     }
 
