@@ -30,6 +30,9 @@ cargo test --locked --workspace
 step "benches compile and run once"
 cargo test --locked -p pulsar-routing-benches --benches --quiet
 
+step "Kafka murmur2 vectors are what kafka-python computes"
+.venv/bin/python core/tests/kafka_python_crosscheck.py --check
+
 step "core links without std or alloc"
 scripts/check-nostd.sh
 

@@ -4,6 +4,9 @@
 //! so no text is written twice.
 
 use pulsar_routing::bundles::BundleError as CoreBundleError;
+use pulsar_routing::key_shared::{
+    AssignError, ConfigError, KeySharedPolicyError as CoreKeySharedPolicyError, UnknownSelectorKind,
+};
 use pulsar_routing::topic_name::{TopicNameError as CoreTopicNameError, TopicNameRules};
 use pulsar_routing::{
     DivisionByZero, HashingScheme, PartitionCount, RouteError, UnknownHashingScheme,
@@ -57,6 +60,27 @@ create_exception!(
     BundleError,
     PulsarRoutingError,
     "An invalid bundle layout, range, split or lookup, with the broker's message where it has one."
+);
+
+create_exception!(
+    pulsar_routing,
+    ConsumerAssignError,
+    PulsarRoutingError,
+    "A Key_Shared selector refused a consumer: the broker's ConsumerAssignException, with its message.\n\n\
+     The attribute `java_class` is \"ConsumerAssignException\" for the broker's errors, and None for\n\
+     this package's own (a consumer id added twice)."
+);
+create_exception!(
+    pulsar_routing,
+    SelectorConfigError,
+    PulsarRoutingError,
+    "A Key_Shared selector that cannot be built (Java's IllegalArgumentException message where it has one), or an unknown selector name."
+);
+create_exception!(
+    pulsar_routing,
+    KeySharedPolicyError,
+    PulsarRoutingError,
+    "Sticky hash ranges the Java client's KeySharedPolicy rejects, with its IllegalArgumentException message."
 );
 
 /// `DivisionByZeroError` derives from both `PulsarRoutingError` and the
@@ -142,6 +166,34 @@ impl IntoPyException for CoreTopicNameError<'_> {
 impl IntoPyException for CoreBundleError {
     fn into_py_exception(self, _py: Python<'_>) -> PyErr {
         bundle_error(self)
+    }
+}
+
+impl IntoPyException for AssignError {
+    fn into_py_exception(self, py: Python<'_>) -> PyErr {
+        let err = ConsumerAssignError::new_err(self.to_string());
+        match err.value(py).setattr("java_class", self.java_class()) {
+            Ok(()) => err,
+            Err(setattr_failed) => setattr_failed,
+        }
+    }
+}
+
+impl IntoPyException for ConfigError {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        SelectorConfigError::new_err(self.to_string())
+    }
+}
+
+impl IntoPyException for UnknownSelectorKind {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        SelectorConfigError::new_err(self.to_string())
+    }
+}
+
+impl IntoPyException for CoreKeySharedPolicyError {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        KeySharedPolicyError::new_err(self.to_string())
     }
 }
 

@@ -11,7 +11,7 @@ use crate::keys::JavaString;
 
 /// Hashes `data`: a `str` as Java's `getBytes(UTF_8)`, anything else as the
 /// raw bytes of its buffer.
-fn hash_text_or_bytes<T: Send>(
+pub(crate) fn hash_text_or_bytes<T: Send>(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     hash: impl Fn(&[u8]) -> T + Send,

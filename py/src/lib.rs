@@ -11,6 +11,8 @@ mod buffers;
 mod bundles;
 mod errors;
 mod hashes;
+mod key_shared;
+mod key_shared_batch;
 mod keys;
 mod routers;
 mod topic_batch;
@@ -18,8 +20,9 @@ mod topics;
 
 use pyo3::prelude::*;
 
-/// Apache Pulsar's partition routing, byte-for-byte as the Java client
-/// computes it.
+/// Apache Pulsar's routing (key to partition, topic to bundle, message to
+/// Key_Shared consumer), byte-for-byte as the Java client and broker compute
+/// it.
 // `gil_used = true` until the thread tests also run on a free-threaded
 // interpreter: they only run with a GIL today.
 #[pymodule(gil_used = true)]
@@ -35,14 +38,20 @@ mod _pulsar_routing {
     };
     #[pymodule_export]
     use crate::errors::{
-        BundleError, IllegalPartitionIndexError, PartitionCountError, PulsarRoutingError,
-        RoutingConfigError, TopicNameError, UnknownHashingSchemeError,
+        BundleError, ConsumerAssignError, IllegalPartitionIndexError, KeySharedPolicyError,
+        PartitionCountError, PulsarRoutingError, RoutingConfigError, SelectorConfigError,
+        TopicNameError, UnknownHashingSchemeError,
     };
     #[pymodule_export]
     use crate::hashes::{
         PyCrc32, PyMurmur3Hasher, crc32, java_lossy_utf8, java_string_hash, java_string_hash_bytes,
         java_string_hashcode, java_string_hashcode_bytes, murmur3_32, murmur3_32_raw,
         sign_safe_mod,
+    };
+    #[pymodule_export]
+    use crate::key_shared::{
+        PyAutoSplitSelector, PyConsistentHashingSelector, PyExclusiveSelector, PyImpact,
+        ring_point, sticky_key, sticky_key_hash, sticky_key_hashes, validate_sticky_ranges,
     };
     #[pymodule_export]
     use crate::keys::{partition_for_key, partition_for_key_bytes, routing_key_hash};
@@ -59,6 +68,10 @@ mod _pulsar_routing {
         m.add(
             "__version__",
             crate::pep440_version(env!("CARGO_PKG_VERSION")),
+        )?;
+        m.add(
+            "NONE_KEY",
+            pyo3::types::PyBytes::new(m.py(), pulsar_routing::key_shared::NONE_KEY),
         )?;
         m.add(
             "DivisionByZeroError",

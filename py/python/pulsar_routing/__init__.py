@@ -21,6 +21,19 @@ algorithms.
 '0x00000000_0x40000000'
 >>> NamespaceBundles(4).bundle_for_topic("my-topic").key("public/default")
 'public/default/0x00000000_0x40000000'
+
+Key_Shared subscriptions, message key to consumer: :func:`sticky_key` and
+:func:`sticky_key_hash` give a message's sticky key and its slot, and
+:class:`ConsistentHashingSelector` (the broker's default),
+:class:`AutoSplitSelector` and :class:`ExclusiveSelector` assign slots to
+consumers as the broker does, reporting what each add and remove moves.
+
+>>> from pulsar_routing import ConsistentHashingSelector
+>>> selector = ConsistentHashingSelector()
+>>> selector.add(1, "consumer-a")
+Impact(removed={}, added={1: [(1, 65535)]})
+>>> selector.select_key("order-17")
+1
 """
 
 from __future__ import annotations
@@ -28,12 +41,19 @@ from __future__ import annotations
 from typing import Protocol
 
 from ._pulsar_routing import (
+    NONE_KEY,
+    AutoSplitSelector,
     BundleError,
     BundleRange,
+    ConsistentHashingSelector,
+    ConsumerAssignError,
     Crc32,
     CustomRouter,
     DivisionByZeroError,
+    ExclusiveSelector,
     IllegalPartitionIndexError,
+    Impact,
+    KeySharedPolicyError,
     MessageRoutingMode,
     Murmur3Hasher,
     NamespaceBundles,
@@ -41,6 +61,7 @@ from ._pulsar_routing import (
     PulsarRoutingError,
     RoundRobinRouter,
     RoutingConfigError,
+    SelectorConfigError,
     SinglePartitionRouter,
     TopicName,
     TopicNameError,
@@ -63,10 +84,15 @@ from ._pulsar_routing import (
     partition_switch_ms,
     partitions_for_keys,
     resolve_routing_mode,
+    ring_point,
     routing_key_hash,
     sign_safe_mod,
+    sticky_key,
+    sticky_key_hash,
+    sticky_key_hashes,
     topic_bundle,
     validate_full_range,
+    validate_sticky_ranges,
 )
 
 
@@ -87,12 +113,19 @@ class MessageRouter(Protocol):
 
 
 __all__ = [
+    "NONE_KEY",
+    "AutoSplitSelector",
     "BundleError",
     "BundleRange",
+    "ConsistentHashingSelector",
+    "ConsumerAssignError",
     "Crc32",
     "CustomRouter",
     "DivisionByZeroError",
+    "ExclusiveSelector",
     "IllegalPartitionIndexError",
+    "Impact",
+    "KeySharedPolicyError",
     "MessageRouter",
     "MessageRoutingMode",
     "Murmur3Hasher",
@@ -101,6 +134,7 @@ __all__ = [
     "PulsarRoutingError",
     "RoundRobinRouter",
     "RoutingConfigError",
+    "SelectorConfigError",
     "SinglePartitionRouter",
     "TopicName",
     "TopicNameError",
@@ -123,8 +157,13 @@ __all__ = [
     "partition_switch_ms",
     "partitions_for_keys",
     "resolve_routing_mode",
+    "ring_point",
     "routing_key_hash",
     "sign_safe_mod",
+    "sticky_key",
+    "sticky_key_hash",
+    "sticky_key_hashes",
     "topic_bundle",
     "validate_full_range",
+    "validate_sticky_ranges",
 ]

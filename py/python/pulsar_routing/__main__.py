@@ -1,4 +1,4 @@
-"""Command line: ``python -m pulsar_routing demo`` and ``python -m pulsar_routing bundle``.
+"""Command line: ``python -m pulsar_routing demo``, ``bundle`` and ``plan``.
 
 Each job is a subcommand, so that more (a capacity planner, say) can join
 ``demo`` without changing how it is called.
@@ -21,6 +21,7 @@ from . import (
     partition_for_key,
     partition_for_key_bytes,
 )
+from .plan.cli import add_plan_command, run_plan
 
 SCHEMES = ("java_string", "murmur3_32")
 DEFAULT_KEYS = ("user-42", "order-1001", "", "Grüße", "日本語", "😀")
@@ -150,6 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="topic-name rules: released 4.x or 5.0 development (default: %(default)s)",
     )
     bundle.set_defaults(run=_bundle)
+    add_plan_command(commands).set_defaults(run=run_plan)
     args = parser.parse_args(argv)
     result: int = args.run(args)
     return result

@@ -8,26 +8,33 @@ from numpy.typing import NDArray
 from typing_extensions import Buffer, Self, TypeAlias
 
 __all__ = [
+    "AutoSplitSelector",
     "BundleError",
     "BundleRange",
     "check_partition",
+    "ConsistentHashingSelector",
+    "ConsumerAssignError",
     "Crc32",
     "crc32",
     "CustomRouter",
     "default_boundaries",
     "DivisionByZeroError",
+    "ExclusiveSelector",
     "get_partition_index",
     "IllegalPartitionIndexError",
+    "Impact",
     "java_lossy_utf8",
     "java_string_hash",
     "java_string_hash_bytes",
     "java_string_hashcode",
     "java_string_hashcode_bytes",
+    "KeySharedPolicyError",
     "MessageRoutingMode",
     "murmur3_32",
     "murmur3_32_raw",
     "Murmur3Hasher",
     "NamespaceBundles",
+    "NONE_KEY",
     "parse_boundary",
     "partition_for_key",
     "partition_for_key_bytes",
@@ -36,16 +43,22 @@ __all__ = [
     "partitions_for_keys",
     "PulsarRoutingError",
     "resolve_routing_mode",
+    "ring_point",
     "RoundRobinRouter",
     "routing_key_hash",
     "RoutingConfigError",
+    "SelectorConfigError",
     "sign_safe_mod",
     "SinglePartitionRouter",
+    "sticky_key",
+    "sticky_key_hash",
+    "sticky_key_hashes",
     "topic_bundle",
     "TopicName",
     "TopicNameError",
     "UnknownHashingSchemeError",
     "validate_full_range",
+    "validate_sticky_ranges",
     "__version__",
 ]
 
@@ -89,6 +102,21 @@ class TopicNameError(PulsarRoutingError):
 
 class BundleError(PulsarRoutingError):
     """An invalid bundle layout, range, split or lookup, with the broker's message."""
+
+class ConsumerAssignError(PulsarRoutingError):
+    """A Key_Shared selector refused a consumer: the broker's ConsumerAssignException.
+
+    ``java_class`` is "ConsumerAssignException" for the broker's errors, and
+    None for this package's own (a consumer id added twice).
+    """
+
+    java_class: str | None
+
+class SelectorConfigError(PulsarRoutingError):
+    """A Key_Shared selector that cannot be built, or an unknown selector name."""
+
+class KeySharedPolicyError(PulsarRoutingError):
+    """Sticky hash ranges the Java client's KeySharedPolicy rejects, with its message."""
 
 # Hashes. A `str` is hashed as Java's getBytes(UTF_8); a buffer as its raw
 # bytes (any C-contiguous buffer, as hashlib accepts).
@@ -469,3 +497,152 @@ def parse_boundary(text: str, /) -> int:
 
 def validate_full_range(boundaries: Iterable[str], /) -> None:
     """The admin API's validateFullRange; raises BundleError."""
+
+# Key_Shared subscriptions.
+
+NONE_KEY: bytes
+# Per consumer id, its (start, end) ranges (inclusive) in slot order.
+_RangesByConsumer: TypeAlias = dict[int, list[tuple[int, int]]]
+# A selector name ("auto_split", "consistent_hashing", "exclusive") or a
+# selector, whose own key hash range is used.
+_Selector: TypeAlias = str | AutoSplitSelector | ConsistentHashingSelector | ExclusiveSelector
+# Many sticky keys: an iterable of str/bytes/None, a 1-D numpy array (dtype
+# U, S, O or T), or a pyarrow Array or ChunkedArray of string, large_string,
+# binary or large_binary. None (or null) is a message without any key.
+_StickyKeys: TypeAlias = Iterable[str | bytes | None] | NDArray[Any]
+# Slots: a sequence or 1-D array of ints.
+_Slots: TypeAlias = Sequence[int] | NDArray[np.integer[Any]]
+
+def sticky_key_hash(key: str | _Bytes, selector: _Selector) -> int:
+    """The slot of a sticky key under a selector (str keys as UTF-8)."""
+
+def sticky_key_hashes(keys: _StickyKeys, selector: _Selector) -> NDArray[np.uint32]:
+    """The slot of every sticky key, as a uint32 array (None hashed as NONE_KEY)."""
+
+def sticky_key(
+    *,
+    ordering_key: str | _Bytes | None = None,
+    partition_key: str | _Bytes | None = None,
+    partition_key_b64_encoded: bool = False,
+    producer_name: str | _Bytes | None = None,
+    sequence_id: int | None = None,
+) -> bytes:
+    """The bytes the broker hashes for a message (Commands.resolveStickyKey)."""
+
+def validate_sticky_ranges(ranges: Iterable[Sequence[int]], /) -> None:
+    """The Java client's KeySharedPolicy check; raises KeySharedPolicyError."""
+
+def ring_point(name: str | _Bytes, name_index: int, i: int, range_max: int = 65535) -> int:
+    """Ring point i of a consumer in a consistent-hashing selector over [1, range_max]."""
+
+@final
+class Impact:
+    """What one add or remove moved: per consumer id, the ranges it lost and gained."""
+
+    @property
+    def removed(self) -> _RangesByConsumer: ...
+    @property
+    def added(self) -> _RangesByConsumer: ...
+    def __bool__(self) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class AutoSplitSelector:
+    """The broker's range-splitting selector (AUTO_SPLIT without consistent hashing); thread-safe."""
+
+    def __new__(cls, range_size: int = 65536) -> Self: ...
+    def add(self, consumer_id: int, name: str, ranges: None = None) -> Impact:
+        """Adds a consumer (the name does not matter); raises ConsumerAssignError."""
+
+    @property
+    def range_size(self) -> int: ...
+    def remove(self, consumer_id: int) -> Impact:
+        """Removes a consumer; an unknown one is a no-op with an empty Impact."""
+
+    def select(self, slot: int) -> int | None: ...
+    def select_key(self, key: str | _Bytes, /) -> int | None: ...
+    def select_keys(self, keys: _StickyKeys, /) -> NDArray[np.int64]:
+        """The consumer of every key, -1 for none; the GIL is released for long inputs."""
+
+    def select_slots(self, slots: _Slots, /) -> NDArray[np.int64]: ...
+    def assignments(self) -> list[tuple[int, int, int]]:
+        """The broker's snapshot, (start, end, consumer_id) in slot order."""
+
+    def ranges_by_consumer(self) -> _RangesByConsumer: ...
+    def consumers(self) -> list[int]: ...
+    @property
+    def key_hash_range(self) -> tuple[int, int]: ...
+    def sticky_key_hash(self, key: str | _Bytes, /) -> int: ...
+    def copy(self) -> AutoSplitSelector: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, consumer_id: object, /) -> bool: ...
+
+@final
+class ConsistentHashingSelector:
+    """The broker's consistent-hashing selector (AUTO_SPLIT, the default); thread-safe."""
+
+    def __new__(cls, points: int = 100, range_max: int = 65535) -> Self: ...
+    def add(self, consumer_id: int, name: str, ranges: None = None) -> Impact:
+        """Adds a consumer; only it gains. Raises ConsumerAssignError for a known id."""
+
+    @property
+    def points(self) -> int: ...
+    @property
+    def range_max(self) -> int: ...
+    def name_index(self, consumer_id: int, /) -> int | None: ...
+    def consumer_points(self, consumer_id: int, /) -> list[int]: ...
+    def remove(self, consumer_id: int) -> Impact:
+        """Removes a consumer; an unknown one is a no-op with an empty Impact."""
+
+    def select(self, slot: int) -> int | None: ...
+    def select_key(self, key: str | _Bytes, /) -> int | None: ...
+    def select_keys(self, keys: _StickyKeys, /) -> NDArray[np.int64]:
+        """The consumer of every key, -1 for none; the GIL is released for long inputs."""
+
+    def select_slots(self, slots: _Slots, /) -> NDArray[np.int64]: ...
+    def assignments(self) -> list[tuple[int, int, int]]:
+        """The broker's snapshot, (start, end, consumer_id) in slot order."""
+
+    def ranges_by_consumer(self) -> _RangesByConsumer: ...
+    def consumers(self) -> list[int]: ...
+    @property
+    def key_hash_range(self) -> tuple[int, int]: ...
+    def sticky_key_hash(self, key: str | _Bytes, /) -> int: ...
+    def copy(self) -> ConsistentHashingSelector: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, consumer_id: object, /) -> bool: ...
+
+@final
+class ExclusiveSelector:
+    """The broker's exclusive selector (STICKY mode); legacy=True: before PR #24730. Thread-safe."""
+
+    def __new__(cls, *, legacy: bool = False) -> Self: ...
+    def add(
+        self, consumer_id: int, name: str, ranges: Iterable[Sequence[int]] | None = None
+    ) -> Impact:
+        """Adds a consumer with its (start, end) ranges; raises ConsumerAssignError."""
+
+    @property
+    def legacy(self) -> bool: ...
+    def remove(self, consumer_id: int) -> Impact:
+        """Removes a consumer; an unknown one is a no-op with an empty Impact."""
+
+    def select(self, slot: int) -> int | None: ...
+    def select_key(self, key: str | _Bytes, /) -> int | None: ...
+    def select_keys(self, keys: _StickyKeys, /) -> NDArray[np.int64]:
+        """The consumer of every key, -1 for none; the GIL is released for long inputs."""
+
+    def select_slots(self, slots: _Slots, /) -> NDArray[np.int64]: ...
+    def assignments(self) -> list[tuple[int, int, int]]:
+        """The broker's snapshot, (start, end, consumer_id) in slot order."""
+
+    def ranges_by_consumer(self) -> _RangesByConsumer: ...
+    def consumers(self) -> list[int]: ...
+    @property
+    def key_hash_range(self) -> tuple[int, int]: ...
+    def sticky_key_hash(self, key: str | _Bytes, /) -> int: ...
+    def copy(self) -> ExclusiveSelector: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, consumer_id: object, /) -> bool: ...

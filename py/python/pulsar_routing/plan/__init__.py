@@ -1,0 +1,123 @@
+"""Capacity planning on the exact routing of the core.
+
+From a sample of real keys (with optional weights: message counts), before
+going live:
+
+* :func:`analyze_skew` / :func:`skew`: load per partition, max/mean, CV,
+  hot keys and a verdict, against uniform hashing of the same keys;
+* :func:`recommend_partitions`: the partition count for a peak load,
+  adjusted for the measured skew;
+* :func:`drift`: what moves when going from N to M partitions;
+* :func:`divergence`: what two hashing schemes route differently;
+* :func:`bundle_spread`: topic-partitions over namespace bundles, the
+  bundle count for a cap per bundle, and what a split moves;
+* :func:`key_shared_balance` / :func:`analyze_key_shared`: traffic per
+  consumer of a Key_Shared subscription, and what a join or leave moves;
+* :func:`producer_queue`: ``maxPendingMessages`` and its memory.
+
+Keys come as Python sequences, numpy or pyarrow arrays (:func:`key_sample`)
+or files (:func:`read_keys`). Every result is a dataclass with
+``to_dict()``, ``to_json()`` and a table ``str()``. :func:`run_demo` runs
+everything on built-in demo data.
+
+>>> from pulsar_routing.plan import skew
+>>> report = skew(["user-1", "user-2", "user-3", "user-1"], 2)
+>>> sum(report.load)
+4.0
+"""
+
+from __future__ import annotations
+
+from .bundles import TopicSet, bundle_spread, bundles_needed, split_impact, topic_set
+from .demo import demo_orders, demo_topics, demo_user_suffixes, run_demo
+from .drift import divergence, drift, expected_drift
+from .inputs import KeySample, PlanInputError, key_sample, read_keys
+from .key_shared import (
+    KeySharedUnavailable,
+    analyze_key_shared,
+    exclusive_ranges,
+    key_shared_available,
+    key_shared_balance,
+    key_slots,
+)
+from .partitions import recommend_partitions
+from .producer import producer_queue
+from .results import (
+    BundleCount,
+    BundleLoad,
+    BundleReport,
+    ConsumerLoad,
+    DivergenceReport,
+    DivergenceRow,
+    DriftReport,
+    HotKey,
+    KeySharedAnalysis,
+    KeySharedReport,
+    MovedKey,
+    PartitionCandidate,
+    PartitionPlan,
+    PlanReport,
+    QueuePlan,
+    Rebalance,
+    Result,
+    SkewAnalysis,
+    SkewReport,
+    SplitImpact,
+    UniformBaseline,
+    Verdict,
+)
+from .skew import SCHEMES, analyze_skew, skew
+from .stats import uniform_baseline
+
+__all__ = [
+    "SCHEMES",
+    "BundleCount",
+    "BundleLoad",
+    "BundleReport",
+    "ConsumerLoad",
+    "DivergenceReport",
+    "DivergenceRow",
+    "DriftReport",
+    "HotKey",
+    "KeySample",
+    "KeySharedAnalysis",
+    "KeySharedReport",
+    "KeySharedUnavailable",
+    "MovedKey",
+    "PartitionCandidate",
+    "PartitionPlan",
+    "PlanInputError",
+    "PlanReport",
+    "QueuePlan",
+    "Rebalance",
+    "Result",
+    "SkewAnalysis",
+    "SkewReport",
+    "SplitImpact",
+    "TopicSet",
+    "UniformBaseline",
+    "Verdict",
+    "analyze_key_shared",
+    "analyze_skew",
+    "bundle_spread",
+    "bundles_needed",
+    "demo_orders",
+    "demo_topics",
+    "demo_user_suffixes",
+    "divergence",
+    "drift",
+    "exclusive_ranges",
+    "expected_drift",
+    "key_sample",
+    "key_shared_available",
+    "key_shared_balance",
+    "key_slots",
+    "producer_queue",
+    "read_keys",
+    "recommend_partitions",
+    "run_demo",
+    "skew",
+    "split_impact",
+    "topic_set",
+    "uniform_baseline",
+]

@@ -1,0 +1,381 @@
+"""The ``plan`` command line: ``python -m pulsar_routing plan ...`` or ``pulsar-routing-plan ...``.
+
+One subcommand per analysis (``skew``, ``partitions``, ``drift``,
+``divergence``, ``bundles``, ``key-shared``, ``queue``) plus ``demo``,
+which runs them all on built-in data. Tables by default, ``--json`` for
+machines, ``--plot FILE.png`` for a picture. Bad input prints one
+``error:`` line and exits with 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, Callable, NoReturn
+
+from .. import PulsarRoutingError
+from .inputs import FORMATS, KeySample, PlanInputError, key_sample, read_keys
+from .results import Result
+from .skew import SCHEMES
+
+SELECTOR_CHOICES = ("all", "consistent_hashing", "auto_split", "exclusive")
+DEMO_SAMPLES = ("orders", "users")
+SPLIT_ALGORITHMS = (
+    "range_equally_divide",
+    "topic_count_equally_divide",
+    "specified_positions_divide",
+    "specified_positions_divide_force",
+)
+
+
+def _count(text: str) -> int:
+    """A partition, bundle or consumer count: a Java int of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= n <= 2**31 - 1:
+        raise argparse.ArgumentTypeError(f"{n} is not in 1..2147483647")
+    return n
+
+
+def _non_negative(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not x >= 0 or x == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a finite number >= 0")
+    return x
+
+
+def _positive(text: str) -> float:
+    x = _non_negative(text)
+    if x == 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return x
+
+
+def _key_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    g = p.add_argument_group("keys" if required else "keys (optional)")
+    g.add_argument("keys", nargs="*", metavar="KEY", help="keys given on the command line")
+    g.add_argument("-f", "--file", metavar="PATH", help="a key file: text (one key per line), CSV or Parquet")
+    g.add_argument("--format", choices=FORMATS, default="auto", help="the file's format (default: by extension)")
+    g.add_argument("--key-column", metavar="NAME", help="CSV/Parquet: the key column (default: 'key' or the only one)")
+    g.add_argument("--weight-column", metavar="NAME", help="CSV/Parquet: a message-count column")
+    g.add_argument("--demo-data", choices=DEMO_SAMPLES, help="use a built-in demo sample")
+    p.set_defaults(keys_required=required)
+
+
+def _sample(args: argparse.Namespace) -> KeySample | None:
+    sources = sum(bool(x) for x in (args.keys, args.file, args.demo_data))
+    if sources > 1:
+        raise PlanInputError("give keys, --file or --demo-data, not several")
+    if args.file:
+        progress = _Progress(args.file) if sys.stderr.isatty() else None
+        try:
+            return read_keys(
+                args.file,
+                format=args.format,
+                key_column=args.key_column,
+                weight_column=args.weight_column,
+                progress=progress,
+            )
+        finally:
+            if progress is not None:
+                progress.done()
+    if args.key_column or args.weight_column:
+        raise PlanInputError("--key-column and --weight-column go with --file")
+    if args.demo_data:
+        from .demo import demo_orders, demo_user_suffixes
+
+        return demo_orders() if args.demo_data == "orders" else demo_user_suffixes()
+    if args.keys:
+        return key_sample(list(args.keys), source="command-line keys")
+    if args.keys_required:
+        raise PlanInputError("no keys: give keys, --file PATH or --demo-data orders")
+    return None
+
+
+class _Progress:
+    """Rows read so far, on one stderr line, once a file passes a million rows."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.shown = False
+
+    def __call__(self, rows: int) -> None:
+        if rows >= 1_000_000:
+            print(f"\rreading {self.name}: {rows:,} rows", end="", file=sys.stderr, flush=True)
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
+def _need(sample: KeySample | None) -> KeySample:
+    assert sample is not None
+    if sample.total_weight <= 0:
+        raise PlanInputError(f"{sample.source}: no keys")
+    return sample
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _demo(args: argparse.Namespace) -> Result:
+    from .demo import run_demo
+
+    return run_demo(key_shared=False if args.no_key_shared else None, consumers=args.consumers)
+
+
+def _skew(args: argparse.Namespace) -> Result:
+    from .skew import analyze_skew
+
+    return analyze_skew(_need(_sample(args)), args.partitions, args.scheme, top=args.top)
+
+
+def _partitions(args: argparse.Namespace) -> Result:
+    from .partitions import recommend_partitions
+
+    sample = _sample(args)
+    return recommend_partitions(
+        args.peak_write,
+        args.per_partition_write,
+        peak_read=args.peak_read,
+        per_partition_read=args.per_partition_read,
+        headroom=args.headroom,
+        keys=_need(sample) if sample is not None else None,
+        scheme=args.scheme,
+        consumers=args.consumers,
+    )
+
+
+def _drift(args: argparse.Namespace) -> Result:
+    from .drift import drift
+
+    return drift(
+        _need(_sample(args)),
+        args.from_partitions,
+        args.to_partitions,
+        args.scheme,
+        list_moved=args.list_moved,
+    )
+
+
+def _divergence(args: argparse.Namespace) -> Result:
+    from .drift import divergence
+
+    a, b = args.schemes
+    return divergence(_need(_sample(args)), args.partitions, a, b)
+
+
+def _bundles(args: argparse.Namespace) -> Result:
+    from .bundles import bundle_spread, read_topics, topic_set
+
+    if args.file and args.topics:
+        raise PlanInputError("give topics or --file, not both")
+    if args.file:
+        topics = read_topics(
+            args.file,
+            format=args.format,
+            topic_column=args.topic_column,
+            partitions_column=args.partitions_column,
+            weight_column=args.weight_column,
+            partitions=args.partitions,
+            rules=args.rules,
+        )
+    elif args.topics:
+        if args.topic_column or args.partitions_column or args.weight_column:
+            raise PlanInputError("--topic-column, --partitions-column and --weight-column go with --file")
+        topics = topic_set(args.topics, partitions=args.partitions, rules=args.rules)
+    elif args.demo_data:
+        from .demo import demo_topics
+
+        topics = demo_topics()
+    else:
+        raise PlanInputError("no topics: give topics, --file PATH or --demo-data")
+    layout: Any = args.boundaries if args.boundaries else args.bundles
+    split: Any = False
+    if args.split is not None:
+        split = True if args.split == "" else args.split
+    return bundle_spread(
+        topics,
+        layout,
+        max_per_bundle=args.max_per_bundle,
+        split=split,
+        algorithm=args.algorithm,
+        positions=args.positions,
+        list_moved=args.list_moved,
+    )
+
+
+def _key_shared(args: argparse.Namespace) -> Result:
+    from .key_shared import SELECTORS, analyze_key_shared
+
+    consumers: int | list[str] = list(args.consumer_names) if args.consumer_names else args.consumers
+    selectors = SELECTORS if args.selector == "all" else (args.selector,)
+    return analyze_key_shared(
+        _need(_sample(args)),
+        consumers,
+        selectors,
+        points=args.points,
+        join=not args.no_join,
+        leave=args.leave,
+    )
+
+
+def _queue(args: argparse.Namespace) -> Result:
+    from .producer import producer_queue
+
+    return producer_queue(
+        args.peak,
+        args.window,
+        args.message_bytes,
+        partitions=args.partitions,
+        max_mean=args.max_mean,
+    )
+
+
+# ---------------------------------------------------------------- parser
+
+
+def add_plan_command(commands: Any, *, name: str = "plan") -> argparse.ArgumentParser:
+    """Adds ``plan`` and its subcommands to an argparse subparsers object."""
+    plan = commands.add_parser(
+        name,
+        help="capacity planning: key skew, partition count, drift, bundles, Key_Shared balance",
+        description="Capacity planning from a sample of real keys, on the exact routing of the core.",
+    )
+    fill_plan_parser(plan)
+    return plan  # type: ignore[no-any-return]
+
+
+class _OneLineErrors(argparse.ArgumentParser):
+    """Bad arguments: one error line (no usage block), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
+    sub = plan.add_subparsers(dest="analysis", required=True, metavar="ANALYSIS", parser_class=_OneLineErrors)
+
+    def command(
+        name: str, run: Callable[[argparse.Namespace], Result], help: str, *, picture: bool = True
+    ) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
+        p.set_defaults(run_plan=run, plot=None)
+        p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+        if picture:
+            p.add_argument("--plot", metavar="FILE.png", help="also draw a picture (needs matplotlib)")
+        return p
+
+    demo = command("demo", _demo, "run every analysis on built-in, deterministic demo data")
+    demo.add_argument("--consumers", type=_count, default=7, help="Key_Shared consumers (default: %(default)s)")
+    demo.add_argument("--no-key-shared", action="store_true", help="skip the Key_Shared analysis")
+
+    p = command("skew", _skew, "per-partition load, max/mean, CV, hot keys and a verdict")
+    _key_args(p)
+    p.add_argument("-n", "--partitions", nargs="+", type=_count, default=[12, 16], metavar="N",
+                   help="partition counts (default: 12 16)")
+    p.add_argument("--scheme", nargs="+", choices=SCHEMES, default=["java_string"],
+                   help="hashing schemes (default: java_string, Java's default)")
+    p.add_argument("--top", type=int, default=5, help="hot keys shown (default: %(default)s)")
+
+    p = command("partitions", _partitions, "the partition count for a peak load, adjusted for measured skew")
+    p.add_argument("--peak-write", type=_non_negative, required=True, metavar="RATE", help="peak write rate")
+    p.add_argument("--per-partition-write", type=_positive, required=True, metavar="RATE",
+                   help="write rate one partition sustains")
+    p.add_argument("--peak-read", type=_non_negative, metavar="RATE", help="peak read rate (all subscriptions)")
+    p.add_argument("--per-partition-read", type=_positive, metavar="RATE", help="read rate one partition sustains")
+    p.add_argument("--headroom", type=_positive, default=1.3, help="headroom factor (default: %(default)s)")
+    p.add_argument("--consumers", type=int, metavar="C", help="consumers of an Exclusive/Failover subscription")
+    p.add_argument("--scheme", choices=SCHEMES, default="java_string", help="hashing scheme (default: %(default)s)")
+    _key_args(p, required=False)
+
+    p = command("drift", _drift, "the keys and traffic that change partition from N to M partitions")
+    _key_args(p)
+    p.add_argument("--from", dest="from_partitions", type=_count, required=True, metavar="N")
+    p.add_argument("--to", dest="to_partitions", type=_count, required=True, metavar="M")
+    p.add_argument("--scheme", choices=SCHEMES, default="java_string", help="hashing scheme (default: %(default)s)")
+    p.add_argument("--list-moved", type=int, metavar="K", help="list the K heaviest moved keys (0: all)")
+
+    p = command("divergence", _divergence, "the share of keys two hashing schemes route differently", picture=False)
+    _key_args(p)
+    p.add_argument("-n", "--partitions", nargs="+", type=_count, default=[12, 16], metavar="N")
+    p.add_argument("--schemes", nargs=2, choices=SCHEMES, default=list(SCHEMES), metavar="SCHEME")
+
+    p = command("bundles", _bundles, "topic-partitions over namespace bundles, bundle count and split impact")
+    p.add_argument("topics", nargs="*", metavar="TOPIC", help="topic names")
+    p.add_argument("-f", "--file", metavar="PATH", help="a topic file: text (one per line), CSV or Parquet")
+    p.add_argument("--format", choices=FORMATS, default="auto")
+    p.add_argument("--topic-column", metavar="NAME", help="CSV/Parquet: the topic column (default: 'topic')")
+    p.add_argument("--partitions-column", metavar="NAME", help="CSV/Parquet: partitions per topic (0: none)")
+    p.add_argument("--weight-column", metavar="NAME", help="CSV/Parquet: traffic per topic")
+    p.add_argument("--demo-data", action="store_true", help="use the built-in demo topics")
+    p.add_argument("-p", "--partitions", type=int, metavar="N", help="partitions of every topic (default: none)")
+    p.add_argument("-k", "--bundles", type=_count, default=4, metavar="K", help="bundles (default: %(default)s)")
+    p.add_argument("--boundaries", nargs="+", metavar="HEX", help="an explicit layout (overrides -k)")
+    p.add_argument("--max-per-bundle", type=_count, metavar="T", help="find the bundle count for at most T per bundle")
+    p.add_argument("--split", nargs="?", const="", metavar="BUNDLE",
+                   help="show what splitting BUNDLE (default: the fullest) moves")
+    p.add_argument("--algorithm", choices=SPLIT_ALGORITHMS, default="range_equally_divide")
+    p.add_argument("--positions", nargs="+", type=lambda t: int(t, 0), metavar="HASH",
+                   help="split positions for the specified_positions algorithms")
+    p.add_argument("--list-moved", type=int, default=20, metavar="K", help="moved topic-partitions listed (0: all)")
+    p.add_argument("--rules", choices=("v4", "master"), default="v4", help="topic-name rules")
+
+    p = command("key-shared", _key_shared, "traffic per consumer of a Key_Shared subscription, and rebalances")
+    _key_args(p)
+    p.add_argument("-c", "--consumers", type=_count, default=7, metavar="C", help="consumers (default: %(default)s)")
+    p.add_argument("--consumer-names", nargs="+", metavar="NAME", help="consumer names (overrides -c)")
+    p.add_argument("--selector", choices=SELECTOR_CHOICES, default="all", help="broker selector (default: all)")
+    p.add_argument("--points", type=_count, default=100, help="consistent hashing points (default: %(default)s)")
+    p.add_argument("--leave", metavar="NAME", help="the consumer that leaves (default: the last)")
+    p.add_argument("--no-join", action="store_true", help="skip the join analysis")
+
+    p = command("queue", _queue, "producer maxPendingMessages for a reconnect window, and its memory", picture=False)
+    p.add_argument("--peak", type=_non_negative, required=True, metavar="MSG/S", help="peak messages per second")
+    p.add_argument("--window", type=_non_negative, required=True, metavar="SECONDS", help="reconnect window")
+    p.add_argument("--message-bytes", type=_non_negative, required=True, metavar="BYTES", help="average size")
+    p.add_argument("--partitions", type=_count, metavar="N", help="partitions of the topic")
+    p.add_argument("--max-mean", type=float, default=1.0, help="measured max/mean (default: %(default)s)")
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    """Runs a parsed ``plan`` command: prints the result, draws the plot; 1 on bad input."""
+    try:
+        result = args.run_plan(args)
+        if args.plot:
+            from .plots import plot
+
+            plot(result, args.plot)
+    except (PlanInputError, PulsarRoutingError, ValueError, OSError, ImportError, RuntimeError) as err:
+        message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        print(f"error: {message}", file=sys.stderr)
+        return 1
+    print(result.to_json() if args.json else str(result))
+    if args.plot:
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``pulsar-routing-plan``: the ``plan`` subcommands on their own."""
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="pulsar-routing-plan",
+        description="Capacity planning from a sample of real keys, on the exact routing of the core.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    fill_plan_parser(parser)
+    args = parser.parse_args(argv)
+    return run_plan(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,592 @@
+"""Key samples: keys with optional weights, from Python, numpy, pyarrow or files.
+
+Every analysis works on a :class:`KeySample`: the distinct keys of a sample
+with the summed weight (message count) of each, and the weight of the
+messages that have no key. A key is what the Java producer API sets:
+
+* ``str``: ``key(String)``;
+* ``bytes``: ``keyBytes(byte[])`` (the producer hashes its Base64 text, the
+  broker's Key_Shared dispatcher the bytes themselves);
+* ``None`` (or null in Arrow): no key.
+
+Integers (Python ``int``, numpy or Arrow integer columns) are read as their
+decimal text, as ``key(String.valueOf(id))`` would send them.
+
+Counting is exact: the distinct keys are held in memory, and files are read
+in batches, so memory follows the number of distinct keys, not of rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+from numpy.typing import NDArray
+
+Key = Union[str, bytes]
+# What the analyses accept as keys: a KeySample, an iterable of str/bytes/int/None,
+# a 1-D numpy array or a pyarrow Array/ChunkedArray.
+KeysLike = Any
+WeightsLike = Union[Sequence[float], NDArray[Any], Any, None]
+
+FORMATS = ("auto", "text", "csv", "parquet")
+# Rows per batch when reading files (and aggregated tables kept before a merge).
+BATCH_ROWS = 1 << 20
+_MERGE_ROWS = 1 << 22
+
+
+class PlanInputError(ValueError):
+    """Input the planner cannot use: a missing file or column, a bad weight, bad UTF-8, ..."""
+
+
+@dataclass(frozen=True, eq=False)
+class KeySample:
+    """The distinct keys of a sample, each with its total weight.
+
+    ``keys`` is a 1-D numpy object array of ``str``/``bytes`` or a pyarrow
+    array of string or binary (no nulls); either goes to
+    :func:`pulsar_routing.partitions_for_keys` as it is. ``weights`` holds the
+    summed weight of each key (the number of rows without a weight column).
+    ``keyless`` is the weight of the rows without a key.
+    """
+
+    keys: Any
+    weights: NDArray[np.float64]
+    keyless: float
+    rows: int
+    source: str
+    weighted: bool
+    counting: str = "exact"
+
+    @property
+    def distinct_keys(self) -> int:
+        return int(self.weights.shape[0])
+
+    @property
+    def keyed_weight(self) -> float:
+        return float(self.weights.sum())
+
+    @property
+    def total_weight(self) -> float:
+        return self.keyed_weight + self.keyless
+
+    def key_at(self, index: int) -> Key:
+        """The key at index (of ``keys``)."""
+        return _as_key(self.keys[int(index)])
+
+    def keys_at(self, indexes: Sequence[int] | NDArray[np.intp]) -> list[Key]:
+        """The keys at the given indexes, as Python objects."""
+        idx = np.asarray(indexes, dtype=np.intp)
+        if isinstance(self.keys, np.ndarray):
+            return [_as_key(k) for k in self.keys[idx].tolist()]
+        return [_as_key(k) for k in self.keys.take(idx).to_pylist()]
+
+    def key_list(self) -> list[Key]:
+        """Every distinct key as a Python object (in the order of ``weights``)."""
+        if isinstance(self.keys, np.ndarray):
+            return [_as_key(k) for k in self.keys.tolist()]
+        return [_as_key(k) for k in self.keys.to_pylist()]
+
+    def describe(self) -> str:
+        """One line: where the sample comes from and what it holds."""
+        total = self.total_weight
+        what = "messages (weighted)" if self.weighted else "messages"
+        keyless = f", {self.keyless / total:.1%} without a key" if total and self.keyless else ""
+        return (
+            f"{self.source}: {self.rows:,} rows, {self.distinct_keys:,} distinct keys, "
+            f"{_count_text(total)} {what}{keyless} ({self.counting} counting)"
+        )
+
+
+def _count_text(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.1f}"
+
+
+def _as_key(value: object) -> Key:
+    if isinstance(value, (str, bytes)):
+        return value
+    if isinstance(value, np.str_):
+        return str(value)
+    if isinstance(value, np.bytes_):
+        return bytes(value)
+    raise TypeError(f"not a key: {value!r}")
+
+
+def key_sample(keys: KeysLike, weights: WeightsLike = None, *, source: str | None = None) -> KeySample:
+    """A :class:`KeySample` from keys and optional weights (one per key, >= 0).
+
+    ``keys`` is a :class:`KeySample` (returned as is; ``weights`` must then
+    be None), an iterable of ``str``/``bytes``/``int``/``None``, a 1-D numpy
+    array (dtype ``U``, ``S``, integer, object or ``StringDType``), or a
+    pyarrow ``Array``/``ChunkedArray`` (string, binary, integer or a
+    dictionary of these; nulls are keyless).
+    """
+    if isinstance(keys, KeySample):
+        if weights is not None:
+            raise PlanInputError("weights go with raw keys, not with a KeySample")
+        return keys
+    if isinstance(keys, (str, bytes)):
+        raise PlanInputError("keys must be a collection of keys, not a single str or bytes")
+    if _is_arrow(keys):
+        return _from_arrow(keys, weights, source or "pyarrow array")
+    if isinstance(keys, np.ndarray):
+        return _from_numpy(keys, weights, source or "numpy array")
+    return _from_python(keys, weights, source or "Python keys")
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _check_weights(w: NDArray[np.float64], rows: int) -> NDArray[np.float64]:
+    if w.ndim != 1:
+        raise PlanInputError(f"weights must be 1-D, got shape {w.shape}")
+    if w.shape[0] != rows:
+        raise PlanInputError(f"{w.shape[0]:,} weights for {rows:,} keys")
+    if w.size and not np.isfinite(w).all():
+        raise PlanInputError("weights must be finite numbers (found NaN or infinity)")
+    if w.size and (w < 0).any():
+        raise PlanInputError("weights must not be negative")
+    return w
+
+
+def _weights_array(weights: WeightsLike, rows: int) -> NDArray[np.float64] | None:
+    if weights is None:
+        return None
+    if _is_arrow(weights):
+        weights = _arrow_weights(weights)
+    try:
+        w = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise PlanInputError(f"weights must be numbers: {err}") from None
+    return _check_weights(w, rows)
+
+
+def _sample(
+    keys: Any,
+    weights: NDArray[np.float64],
+    keyless: float,
+    rows: int,
+    source: str,
+    weighted: bool,
+) -> KeySample:
+    return KeySample(
+        keys=keys,
+        weights=np.ascontiguousarray(weights, dtype=np.float64),
+        keyless=float(keyless),
+        rows=rows,
+        source=source,
+        weighted=weighted,
+    )
+
+
+def _object_array(items: Sequence[Key]) -> NDArray[np.object_]:
+    out = np.empty(len(items), dtype=object)
+    out[:] = list(items)
+    return out
+
+
+# ---------------------------------------------------------------- Python and numpy
+
+
+def _normalise(key: object, index: int) -> Key | None:
+    if key is None or isinstance(key, (str, bytes)):
+        return key
+    if isinstance(key, (bytearray, memoryview)):
+        return bytes(key)
+    if isinstance(key, np.str_):
+        return str(key)
+    if isinstance(key, np.bytes_):
+        return bytes(key)
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        return str(int(key))
+    raise PlanInputError(
+        f"key #{index} is a {type(key).__name__}: keys are str, bytes, int or None"
+    )
+
+
+def _from_python(keys: Iterable[object], weights: WeightsLike, source: str) -> KeySample:
+    try:
+        items = list(keys)
+    except TypeError:
+        raise PlanInputError(f"keys must be iterable, not {type(keys).__name__}") from None
+    w = _weights_array(weights, len(items))
+    normalised = [_normalise(k, i) for i, k in enumerate(items)]
+    totals: dict[Key | None, float]
+    if w is None:
+        totals = dict(Counter(normalised))
+    else:
+        totals = {}
+        for key, weight in zip(normalised, w.tolist()):
+            totals[key] = totals.get(key, 0.0) + weight
+    keyless = totals.pop(None, 0.0)
+    distinct = [k for k in totals if k is not None]
+    return _sample(
+        _object_array(distinct),
+        np.fromiter((totals[k] for k in distinct), dtype=np.float64, count=len(distinct)),
+        keyless,
+        len(items),
+        source,
+        w is not None,
+    )
+
+
+def _from_numpy(keys: NDArray[Any], weights: WeightsLike, source: str) -> KeySample:
+    if keys.ndim != 1:
+        raise PlanInputError(f"keys must be a 1-D array, got shape {keys.shape}")
+    rows = int(keys.shape[0])
+    w = _weights_array(weights, rows)
+    if keys.dtype.kind in "iu":
+        keys = keys.astype(str)
+    if keys.dtype.kind in "US":
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        totals = np.bincount(inverse.reshape(-1), weights=w, minlength=distinct.shape[0]).astype(np.float64)
+        items = distinct.tolist()
+        return _sample(_object_array(items), totals, 0.0, rows, source, w is not None)
+    if keys.dtype.kind in "OT":
+        sample = _from_python(keys.tolist(), w, source)
+        return sample
+    raise PlanInputError(f"keys of dtype {keys.dtype} are not supported: use str, bytes or integers")
+
+
+# ---------------------------------------------------------------- pyarrow
+
+
+def _is_arrow(obj: object) -> bool:
+    module = type(obj).__module__ or ""
+    return module.startswith("pyarrow") and hasattr(obj, "type")
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+    except ImportError:  # pragma: no cover - pyarrow is a test dependency
+        raise PlanInputError("this input needs pyarrow: pip install pyarrow") from None
+    return pyarrow
+
+
+def _arrow_keys(column: Any) -> Any:
+    """A key column as string, large_string, binary or large_binary."""
+    pa = _pyarrow()
+    t = column.type
+    if pa.types.is_dictionary(t):
+        column = column.cast(t.value_type)
+        t = column.type
+    if pa.types.is_integer(t):
+        return column.cast(pa.string())
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return column
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t):
+        return column
+    if hasattr(pa.types, "is_string_view") and pa.types.is_string_view(t):
+        return column.cast(pa.large_string())
+    if hasattr(pa.types, "is_binary_view") and pa.types.is_binary_view(t):
+        return column.cast(pa.large_binary())
+    if pa.types.is_fixed_size_binary(t):
+        return column.cast(pa.binary())
+    raise PlanInputError(f"a key column of type {t} is not supported: use string, binary or integers")
+
+
+def _arrow_weights(column: Any) -> NDArray[np.float64]:
+    pa = _pyarrow()
+    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
+        raise PlanInputError(f"the weight column must be numeric, not {column.type}")
+    if column.null_count:
+        raise PlanInputError(f"the weight column has {column.null_count:,} null values")
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    return np.asarray(column.to_numpy(zero_copy_only=False), dtype=np.float64)
+
+
+def _aggregate_arrow(keys: Any, weights: NDArray[np.float64] | None) -> Any:
+    """A table (k, w) of distinct keys (null included) and summed weights."""
+    pa = _pyarrow()
+    n = len(keys)
+    w = pa.array(np.ones(n) if weights is None else weights, type=pa.float64())
+    table = pa.table({"k": keys, "w": w})
+    grouped = table.group_by("k").aggregate([("w", "sum")])
+    return pa.table({"k": grouped.column("k"), "w": grouped.column("w_sum")})
+
+
+Progress = Callable[[int], None]
+
+
+class _ArrowAccumulator:
+    """Sums weights per key over batches; memory follows the distinct keys."""
+
+    def __init__(self, progress: Progress | None = None) -> None:
+        self._parts: list[Any] = []
+        self._rows_held = 0
+        self._progress = progress
+        self.rows = 0
+
+    def add(self, keys: Any, weights: NDArray[np.float64] | None) -> None:
+        part = _aggregate_arrow(keys, weights)
+        self.rows += len(keys)
+        if self._progress is not None:
+            self._progress(self.rows)
+        self._parts.append(part)
+        self._rows_held += part.num_rows
+        if self._rows_held > _MERGE_ROWS and len(self._parts) > 1:
+            self._parts = [self._merged()]
+            self._rows_held = self._parts[0].num_rows
+
+    def _merged(self) -> Any:
+        pa = _pyarrow()
+        if len(self._parts) == 1:
+            return self._parts[0]
+        table = pa.concat_tables(self._parts, promote_options="permissive")
+        grouped = table.group_by("k").aggregate([("w", "sum")])
+        return pa.table({"k": grouped.column("k"), "w": grouped.column("w_sum")})
+
+    def sample(self, source: str, weighted: bool) -> KeySample:
+        pa = _pyarrow()
+        pc = _pyarrow_compute()
+        if not self._parts:
+            return _sample(_object_array([]), np.zeros(0), 0.0, 0, source, weighted)
+        table = self._merged()
+        keys = table.column("k")
+        w = table.column("w")
+        nulls = keys.is_null()
+        keyless = float(pc.sum(pc.filter(w, nulls)).as_py() or 0.0)
+        present = pc.invert(nulls)
+        keys = pc.filter(keys, present)
+        w = pc.filter(w, present)
+        keys = keys.combine_chunks() if isinstance(keys, pa.ChunkedArray) else keys
+        weights = np.asarray(w.to_numpy(), dtype=np.float64)
+        return _sample(keys, weights, keyless, self.rows, source, weighted)
+
+
+def _pyarrow_compute() -> Any:
+    _pyarrow()
+    import pyarrow.compute as pc
+
+    return pc
+
+
+def _from_arrow(keys: Any, weights: WeightsLike, source: str) -> KeySample:
+    pa = _pyarrow()
+    if not isinstance(keys, (pa.Array, pa.ChunkedArray)):
+        raise PlanInputError(f"keys must be a pyarrow Array or ChunkedArray, not {type(keys).__name__}")
+    keys = _arrow_keys(keys)
+    w = _weights_array(weights, len(keys))
+    acc = _ArrowAccumulator()
+    acc.add(keys, w)
+    return acc.sample(source, w is not None)
+
+
+# ---------------------------------------------------------------- files
+
+
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """"parquet" for .parquet/.pq, "csv" for .csv/.tsv, else "text"."""
+    suffix = Path(path).suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return "parquet"
+    if suffix in (".csv", ".tsv"):
+        return "csv"
+    return "text"
+
+
+def read_keys(
+    path: str | os.PathLike[str],
+    *,
+    format: str = "auto",
+    key_column: str | None = None,
+    weight_column: str | None = None,
+    batch_rows: int = BATCH_ROWS,
+    progress: Progress | None = None,
+) -> KeySample:
+    """A :class:`KeySample` from a file, read in batches.
+
+    * ``text``: one key per line (UTF-8; ``\\n`` or ``\\r\\n``); blank lines
+      are skipped. No columns.
+    * ``csv`` (``.tsv`` is tab-separated): a header row; ``key_column``
+      (default: the only column, or one named ``key``) is read as text, as
+      written; ``weight_column`` is optional.
+    * ``parquet``: ``key_column`` (string, binary or integer) and the
+      optional numeric ``weight_column``.
+
+    ``progress``, if given, is called with the number of rows read so far
+    after each batch.
+    """
+    fmt = detect_format(path) if format == "auto" else format
+    if fmt not in FORMATS:
+        raise PlanInputError(f"unknown format {format!r}: choose from {', '.join(FORMATS)}")
+    p = Path(path)
+    if not p.exists():
+        raise PlanInputError(f"{p}: no such file")
+    if not p.is_file():
+        raise PlanInputError(f"{p}: not a file")
+    if batch_rows < 1:
+        raise PlanInputError("batch_rows must be at least 1")
+    if fmt == "text":
+        if key_column is not None or weight_column is not None:
+            raise PlanInputError(f"{p.name}: a text file has one key per line and no columns")
+        return _read_text(p, batch_rows, progress)
+    if fmt == "csv":
+        return _read_csv(p, key_column, weight_column, batch_rows, progress)
+    return _read_parquet(p, key_column, weight_column, batch_rows, progress)
+
+
+def _read_text(path: Path, batch_rows: int, progress: Progress | None) -> KeySample:
+    counts: Counter[str] = Counter()
+    rows = 0
+    line_no = 0
+    with path.open("rb") as f:
+        while True:
+            lines = f.readlines(max(batch_rows, 1) * 16)
+            if not lines:
+                break
+            for line in lines:
+                line_no += 1
+                try:
+                    text = line.decode("utf-8")
+                except UnicodeDecodeError as err:
+                    raise PlanInputError(
+                        f"{path.name} line {line_no}: not valid UTF-8 ({err.reason} at byte {err.start})"
+                    ) from None
+                text = text.rstrip("\n")
+                if text.endswith("\r"):
+                    text = text[:-1]
+                if text:
+                    counts[text] += 1
+                    rows += 1
+            if progress is not None:
+                progress(rows)
+    distinct = list(counts)
+    weights = np.fromiter((counts[k] for k in distinct), dtype=np.float64, count=len(distinct))
+    return _sample(_object_array(distinct), weights, 0.0, rows, path.name, False)
+
+
+def _pick_key_column(name: str, columns: Sequence[str], key_column: str | None) -> str:
+    if key_column is not None:
+        if key_column not in columns:
+            raise PlanInputError(
+                f"{name}: no column {key_column!r} (columns: {', '.join(map(repr, columns))})"
+            )
+        return key_column
+    if len(columns) == 1:
+        return columns[0]
+    if "key" in columns:
+        return "key"
+    raise PlanInputError(
+        f"{name}: which column holds the key? (columns: {', '.join(map(repr, columns))})"
+    )
+
+
+def _check_weight_column(name: str, columns: Sequence[str], weight_column: str | None) -> None:
+    if weight_column is not None and weight_column not in columns:
+        raise PlanInputError(
+            f"{name}: no column {weight_column!r} (columns: {', '.join(map(repr, columns))})"
+        )
+
+
+def _csv_header(path: Path, delimiter: str) -> list[str]:
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            header = next(csv.reader(f, delimiter=delimiter), None)
+    except UnicodeDecodeError:
+        raise PlanInputError(f"{path.name}: the header is not valid UTF-8") from None
+    if not header:
+        raise PlanInputError(f"{path.name}: empty CSV file (a header row is needed)")
+    return header
+
+
+def _read_csv(
+    path: Path, key_column: str | None, weight_column: str | None, batch_rows: int, progress: Progress | None
+) -> KeySample:
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    header = _csv_header(path, delimiter)
+    key = _pick_key_column(path.name, header, key_column)
+    _check_weight_column(path.name, header, weight_column)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:  # pragma: no cover - exercised without pyarrow only
+        return _read_csv_python(path, delimiter, key, weight_column)
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    columns = [key] + ([weight_column] if weight_column else [])
+    read = pacsv.ReadOptions(block_size=max(1 << 20, min(batch_rows * 64, 1 << 28)))
+    parse = pacsv.ParseOptions(delimiter=delimiter)
+    convert = pacsv.ConvertOptions(
+        include_columns=columns,
+        column_types={key: pa.string()},
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    acc = _ArrowAccumulator(progress)
+    try:
+        with pacsv.open_csv(path, read_options=read, parse_options=parse, convert_options=convert) as reader:
+            for batch in reader:
+                acc.add(batch.column(key), _batch_weights(batch, weight_column))
+    except pa.ArrowInvalid as err:
+        raise PlanInputError(f"{path.name}: {_arrow_message(err)}") from None
+    except PlanInputError as err:
+        raise PlanInputError(f"{path.name}: {err}") from None
+    return acc.sample(path.name, weight_column is not None)
+
+
+def _arrow_message(err: Exception) -> str:
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    if "invalid UTF8" in text or "UTF8" in text:
+        return "not valid UTF-8 (keys are read as text)"
+    return text
+
+
+def _read_csv_python(
+    path: Path, delimiter: str, key: str, weight_column: str | None
+) -> KeySample:  # pragma: no cover - exercised without pyarrow only
+    keys: list[str] = []
+    weights: list[float] = []
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            for row in csv.DictReader(f, delimiter=delimiter):
+                keys.append(row[key])
+                if weight_column:
+                    weights.append(float(row[weight_column]))
+    except UnicodeDecodeError:
+        raise PlanInputError(f"{path.name}: not valid UTF-8 (keys are read as text)") from None
+    except ValueError as err:
+        raise PlanInputError(f"{path.name}: bad weight: {err}") from None
+    return _from_python(keys, weights if weight_column else None, path.name)
+
+
+def _read_parquet(
+    path: Path, key_column: str | None, weight_column: str | None, batch_rows: int, progress: Progress | None
+) -> KeySample:
+    _pyarrow()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(path)
+    except (pa.ArrowInvalid, OSError) as err:
+        raise PlanInputError(f"{path.name}: not a Parquet file ({_arrow_message(err)})") from None
+    names = list(parquet.schema_arrow.names)
+    key = _pick_key_column(path.name, names, key_column)
+    _check_weight_column(path.name, names, weight_column)
+    columns = [key] + ([weight_column] if weight_column else [])
+    acc = _ArrowAccumulator(progress)
+    try:
+        for batch in _batches(parquet, columns, batch_rows):
+            acc.add(_arrow_keys(batch.column(key)), _batch_weights(batch, weight_column))
+    except PlanInputError as err:
+        raise PlanInputError(f"{path.name}: {err}") from None
+    return acc.sample(path.name, weight_column is not None)
+
+
+def _batch_weights(batch: Any, weight_column: str | None) -> NDArray[np.float64] | None:
+    if weight_column is None:
+        return None
+    return _check_weights(_arrow_weights(batch.column(weight_column)), batch.num_rows)
+
+
+def _batches(parquet: Any, columns: list[str], batch_rows: int) -> Iterator[Any]:
+    yield from parquet.iter_batches(batch_size=batch_rows, columns=columns)

@@ -1,0 +1,1164 @@
+//! Key_Shared subscriptions: sticky keys and their slots, the broker's three
+//! selectors (which consumer receives a slot, and what each add and remove
+//! moves), and the client's check of sticky ranges.
+//!
+//! A core selector works in caller-provided storage; here it lives in a
+//! `Vec<u32>` that grows (the core's `grow`) when an add runs out of room,
+//! so Python has no capacity argument. Each Python selector is a frozen
+//! object around a `RwLock`: it can be shared between threads, lookups run
+//! side by side, and results are copied out of the lock before any Python
+//! object is made (so no Python code ever runs while the lock is held).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::{PoisonError, RwLock, TryLockError};
+
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pulsar_routing::key_shared::{
+    AssignError, Assignment, AutoSplitConfig, AutoSplitSelector, ConfigError,
+    ConsistentHashingConfig, ConsistentHashingSelector, ExclusiveConfig, ExclusiveMode,
+    ExclusiveSelector, HashRange, Impact, KeyHashRange, MessageKeys, SelectorKind,
+    UnknownSelectorKind,
+};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::buffers::ByteInput;
+use crate::errors::IntoPyException;
+use crate::key_shared_batch::slots_for_keys;
+use crate::keys::JavaString;
+
+/// The consumers a new selector has room for; it doubles when full.
+const INITIAL_CONSUMERS: u32 = 16;
+
+/// The declared ranges a new exclusive selector has room for.
+const INITIAL_RANGES: u32 = 64;
+
+/// Name bytes per consumer a new consistent-hashing selector reserves.
+const NAME_BYTES_PER_CONSUMER: u32 = 64;
+
+/// Lookups of at least this many slots run with the GIL released.
+const DETACH_MIN_SLOTS: usize = 1024;
+
+/// The slots of the exclusive selector, `[0, 65535]`.
+const EXCLUSIVE_SLOTS: u32 = 65536;
+
+/// Written for a slot without a consumer in the `int64` output of the batch
+/// lookups; consumer ids are never negative.
+const NO_CONSUMER: i64 = -1;
+
+/// Per consumer id, its ranges in slot order.
+type RangeMap = BTreeMap<u64, Vec<(i32, i32)>>;
+
+fn group(pairs: impl Iterator<Item = (u64, HashRange)>) -> RangeMap {
+    let mut out = RangeMap::new();
+    for (consumer, range) in pairs {
+        out.entry(consumer)
+            .or_default()
+            .push((range.start, range.end));
+    }
+    out
+}
+
+/// Python's repr of a `RangeMap`: `{1: [(0, 32768)], 2: [(32769, 65536)]}`.
+fn repr_ranges(map: &RangeMap) -> String {
+    let mut out = String::from("{");
+    for (i, (consumer, ranges)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{consumer}: [");
+        for (j, (start, end)) in ranges.iter().enumerate() {
+            if j > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "({start}, {end})");
+        }
+        out.push(']');
+    }
+    out.push('}');
+    out
+}
+
+/// What one add or remove moved: the ranges each consumer lost and gained.
+///
+/// For `AutoSplitSelector` and `ConsistentHashingSelector` this is the
+/// broker's `ImpactedConsumersResult`, the diff of the assignment snapshots
+/// before and after (ranges as the snapshots print them, so AutoSplit's top
+/// range ends at the range size, 65536). The broker computes none for the
+/// exclusive (STICKY) selector; an `ExclusiveSelector` reports the slots in
+/// `[0, 65535]` whose consumer changed, as `select` answers them (with
+/// `legacy=True` that includes the gaps a consumer is delivered or loses).
+#[pyclass(frozen, eq, hash, module = "pulsar_routing", name = "Impact")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct PyImpact {
+    removed: RangeMap,
+    added: RangeMap,
+}
+
+impl PyImpact {
+    fn of(impact: Impact<'_>) -> Self {
+        Self {
+            removed: group(impact.removed()),
+            added: group(impact.added()),
+        }
+    }
+}
+
+#[pymethods]
+impl PyImpact {
+    /// Per consumer id, the `(start, end)` ranges it lost, sorted and merged.
+    #[getter]
+    fn removed(&self) -> RangeMap {
+        self.removed.clone()
+    }
+
+    /// Per consumer id, the `(start, end)` ranges it gained, sorted and merged.
+    #[getter]
+    fn added(&self) -> RangeMap {
+        self.added.clone()
+    }
+
+    /// True when something moved.
+    fn __bool__(&self) -> bool {
+        !(self.removed.is_empty() && self.added.is_empty())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Impact(removed={}, added={})",
+            repr_ranges(&self.removed),
+            repr_ranges(&self.added)
+        )
+    }
+}
+
+/// Run-length grouping of single slots per consumer (the exclusive diff).
+#[derive(Default)]
+struct Runs(RangeMap);
+
+impl Runs {
+    fn push(&mut self, consumer: u64, slot: i32) {
+        let ranges = self.0.entry(consumer).or_default();
+        match ranges.last_mut() {
+            Some(last) if last.1 + 1 == slot => last.1 = slot,
+            _ => ranges.push((slot, slot)),
+        }
+    }
+}
+
+/// One of the core selectors in growable storage.
+trait Core: Clone + Send + Sync {
+    /// One add in the current storage; a capacity error leaves it unchanged.
+    fn try_add(
+        &mut self,
+        consumer: u64,
+        name: &[u8],
+        ranges: Option<&[HashRange]>,
+    ) -> Result<PyImpact, AssignError>;
+
+    /// Moves into bigger storage after `err`; false when `err` is not about
+    /// capacity, or when no bigger storage can be made.
+    fn grow(&mut self, err: &AssignError, name: &[u8], ranges: usize) -> bool;
+
+    fn remove(&mut self, consumer: u64) -> PyImpact;
+    fn select(&self, slot: u32) -> Option<u64>;
+    fn assignments(&self) -> Vec<Assignment>;
+    fn consumer_ranges(&self) -> Vec<Assignment>;
+    fn consumers(&self) -> Vec<u64>;
+    fn len(&self) -> usize;
+    fn contains(&self, consumer: u64) -> bool;
+
+    /// Adds, growing the storage as often as needed. The core checks
+    /// everything the broker checks before it looks for room, so an add
+    /// retried in bigger storage fails or succeeds as the broker's would.
+    fn add(
+        &mut self,
+        consumer: u64,
+        name: &[u8],
+        ranges: Option<&[HashRange]>,
+    ) -> Result<PyImpact, AssignError> {
+        loop {
+            match self.try_add(consumer, name, ranges) {
+                Err(err) if self.grow(&err, name, ranges.map_or(0, <[_]>::len)) => {}
+                result => return result,
+            }
+        }
+    }
+}
+
+/// A capacity at least doubled and at least `need` more, or `None` when it
+/// would not fit 32 bits.
+fn bigger(current: u32, need: usize) -> Option<u32> {
+    let need = u32::try_from(need).ok()?;
+    let doubled = current.checked_mul(2)?.max(1);
+    Some(doubled.max(current.checked_add(need)?))
+}
+
+fn storage(words: usize) -> Vec<u32> {
+    vec![0; words]
+}
+
+#[derive(Clone)]
+struct AutoSplit {
+    sel: AutoSplitSelector<Vec<u32>>,
+    config: AutoSplitConfig,
+}
+
+impl AutoSplit {
+    fn new(range_size: i32) -> Result<Self, ConfigError> {
+        let config = AutoSplitConfig::new(INITIAL_CONSUMERS).with_range_size(range_size);
+        let sel = AutoSplitSelector::new(config, storage(config.storage_words()?))?;
+        Ok(Self { sel, config })
+    }
+}
+
+impl Core for AutoSplit {
+    fn try_add(
+        &mut self,
+        consumer: u64,
+        _name: &[u8],
+        _ranges: Option<&[HashRange]>,
+    ) -> Result<PyImpact, AssignError> {
+        self.sel.add(consumer).map(PyImpact::of)
+    }
+
+    fn grow(&mut self, err: &AssignError, _name: &[u8], _ranges: usize) -> bool {
+        if !matches!(err, AssignError::ConsumerCapacity { .. }) {
+            return false;
+        }
+        let Some(max_consumers) = bigger(self.config.max_consumers, 1) else {
+            return false;
+        };
+        let config = AutoSplitConfig {
+            max_consumers,
+            ..self.config
+        };
+        let grown = config
+            .storage_words()
+            .and_then(|words| self.sel.grow(config, storage(words)));
+        match grown {
+            Ok(sel) => {
+                (self.sel, self.config) = (sel, config);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn remove(&mut self, consumer: u64) -> PyImpact {
+        PyImpact::of(self.sel.remove(consumer))
+    }
+
+    fn select(&self, slot: u32) -> Option<u64> {
+        self.sel.select(slot)
+    }
+
+    fn assignments(&self) -> Vec<Assignment> {
+        self.sel.assignments().collect()
+    }
+
+    fn consumer_ranges(&self) -> Vec<Assignment> {
+        self.sel.consumer_ranges().collect()
+    }
+
+    fn consumers(&self) -> Vec<u64> {
+        self.sel.consumers().collect()
+    }
+
+    fn len(&self) -> usize {
+        self.sel.len()
+    }
+
+    fn contains(&self, consumer: u64) -> bool {
+        self.sel.contains(consumer)
+    }
+}
+
+#[derive(Clone)]
+struct Consistent {
+    sel: ConsistentHashingSelector<Vec<u32>>,
+    config: ConsistentHashingConfig,
+}
+
+impl Consistent {
+    fn new(points: u32, range_max: u32) -> Result<Self, ConfigError> {
+        let config = ConsistentHashingConfig::new(INITIAL_CONSUMERS)
+            .with_points(points)
+            .with_range_max(range_max)
+            .with_name_bytes(INITIAL_CONSUMERS * NAME_BYTES_PER_CONSUMER);
+        let sel = ConsistentHashingSelector::new(config, storage(config.storage_words()?))?;
+        Ok(Self { sel, config })
+    }
+}
+
+impl Core for Consistent {
+    fn try_add(
+        &mut self,
+        consumer: u64,
+        name: &[u8],
+        _ranges: Option<&[HashRange]>,
+    ) -> Result<PyImpact, AssignError> {
+        self.sel.add(consumer, name).map(PyImpact::of)
+    }
+
+    fn grow(&mut self, err: &AssignError, name: &[u8], _ranges: usize) -> bool {
+        let old = self.config;
+        let config = match err {
+            AssignError::ConsumerCapacity { .. } => bigger(old.max_consumers, 1)
+                .zip(bigger(old.name_bytes, name.len()))
+                .map(|(max_consumers, name_bytes)| ConsistentHashingConfig {
+                    max_consumers,
+                    name_bytes,
+                    ..old
+                }),
+            AssignError::NameCapacity => bigger(old.name_bytes, name.len())
+                .map(|name_bytes| ConsistentHashingConfig { name_bytes, ..old }),
+            _ => None,
+        };
+        let Some(config) = config else {
+            return false;
+        };
+        let grown = config
+            .storage_words()
+            .and_then(|words| self.sel.grow(config, storage(words)));
+        match grown {
+            Ok(sel) => {
+                (self.sel, self.config) = (sel, config);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn remove(&mut self, consumer: u64) -> PyImpact {
+        PyImpact::of(self.sel.remove(consumer))
+    }
+
+    fn select(&self, slot: u32) -> Option<u64> {
+        self.sel.select(slot)
+    }
+
+    fn assignments(&self) -> Vec<Assignment> {
+        self.sel.assignments().collect()
+    }
+
+    fn consumer_ranges(&self) -> Vec<Assignment> {
+        self.sel.consumer_ranges().collect()
+    }
+
+    fn consumers(&self) -> Vec<u64> {
+        self.sel.consumers().collect()
+    }
+
+    fn len(&self) -> usize {
+        self.sel.len()
+    }
+
+    fn contains(&self, consumer: u64) -> bool {
+        self.sel.contains(consumer)
+    }
+}
+
+#[derive(Clone)]
+struct Exclusive {
+    sel: ExclusiveSelector<Vec<u32>>,
+    config: ExclusiveConfig,
+}
+
+impl Exclusive {
+    fn new(mode: ExclusiveMode) -> Result<Self, ConfigError> {
+        let config = ExclusiveConfig::new(INITIAL_CONSUMERS, INITIAL_RANGES).with_mode(mode);
+        let sel = ExclusiveSelector::new(config, storage(config.storage_words()?))?;
+        Ok(Self { sel, config })
+    }
+
+    /// The consumer of every slot, `u64::MAX` for none (ids are at most
+    /// `i64::MAX`).
+    fn owners(&self) -> Vec<u64> {
+        (0..EXCLUSIVE_SLOTS)
+            .map(|slot| self.sel.select(slot).unwrap_or(u64::MAX))
+            .collect()
+    }
+
+    /// The slots whose consumer changed since `before` (from [`Self::owners`]).
+    fn moved_since(&self, before: &[u64]) -> PyImpact {
+        let (mut removed, mut added) = (Runs::default(), Runs::default());
+        for (slot, &was) in (0..EXCLUSIVE_SLOTS).zip(before) {
+            let now = self.sel.select(slot).unwrap_or(u64::MAX);
+            if now != was {
+                // Slots are below 65536, so they fit an i32.
+                let slot = slot as i32;
+                if was != u64::MAX {
+                    removed.push(was, slot);
+                }
+                if now != u64::MAX {
+                    added.push(now, slot);
+                }
+            }
+        }
+        PyImpact {
+            removed: removed.0,
+            added: added.0,
+        }
+    }
+}
+
+impl Core for Exclusive {
+    fn try_add(
+        &mut self,
+        consumer: u64,
+        _name: &[u8],
+        ranges: Option<&[HashRange]>,
+    ) -> Result<PyImpact, AssignError> {
+        let before = self.owners();
+        self.sel.add(consumer, ranges)?;
+        Ok(self.moved_since(&before))
+    }
+
+    fn grow(&mut self, err: &AssignError, _name: &[u8], ranges: usize) -> bool {
+        let old = self.config;
+        let config = match err {
+            AssignError::ConsumerCapacity { .. } => {
+                bigger(old.max_consumers, 1).map(|max_consumers| ExclusiveConfig {
+                    max_consumers,
+                    ..old
+                })
+            }
+            AssignError::RangeCapacity { .. } => bigger(old.max_ranges, ranges)
+                .map(|max_ranges| ExclusiveConfig { max_ranges, ..old }),
+            _ => None,
+        };
+        let Some(config) = config else {
+            return false;
+        };
+        let grown = config
+            .storage_words()
+            .and_then(|words| self.sel.grow(config, storage(words)));
+        match grown {
+            Ok(sel) => {
+                (self.sel, self.config) = (sel, config);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn remove(&mut self, consumer: u64) -> PyImpact {
+        if !self.sel.contains(consumer) {
+            return PyImpact::default();
+        }
+        let before = self.owners();
+        self.sel.remove(consumer);
+        self.moved_since(&before)
+    }
+
+    fn select(&self, slot: u32) -> Option<u64> {
+        self.sel.select(slot)
+    }
+
+    fn assignments(&self) -> Vec<Assignment> {
+        self.sel.assignments().collect()
+    }
+
+    fn consumer_ranges(&self) -> Vec<Assignment> {
+        self.sel.consumer_ranges().collect()
+    }
+
+    fn consumers(&self) -> Vec<u64> {
+        self.sel.consumers().collect()
+    }
+
+    fn len(&self) -> usize {
+        self.sel.len()
+    }
+
+    fn contains(&self, consumer: u64) -> bool {
+        self.sel.contains(consumer)
+    }
+}
+
+/// A selector shared between threads, and its (fixed) key hash range.
+struct Shared<C> {
+    lock: RwLock<C>,
+    range: KeyHashRange,
+}
+
+impl<C: Core> Shared<C> {
+    fn new(core: C, range: KeyHashRange) -> Self {
+        Self {
+            lock: RwLock::new(core),
+            range,
+        }
+    }
+
+    /// Runs `f` under the read lock. Uncontended, the GIL stays held; when a
+    /// writer holds the lock, the GIL is released while waiting for it, so a
+    /// thread holding the lock never waits on one holding the GIL. Nothing
+    /// here panics while the lock is held, so a poisoned lock is still sound.
+    fn read<T: Send>(&self, py: Python<'_>, f: impl Send + FnOnce(&C) -> T) -> T {
+        match self.lock.try_read() {
+            Ok(core) => f(&core),
+            Err(TryLockError::Poisoned(poisoned)) => f(&poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => py.detach(|| self.read_blocking(f)),
+        }
+    }
+
+    /// Runs `f` under the read lock, waiting for it (call with the GIL
+    /// released, or when waiting cannot involve the GIL).
+    fn read_blocking<T>(&self, f: impl FnOnce(&C) -> T) -> T {
+        f(&self.lock.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Runs `f` under the write lock, as [`Shared::read`] does.
+    fn write<T: Send>(&self, py: Python<'_>, f: impl Send + FnOnce(&mut C) -> T) -> T {
+        match self.lock.try_write() {
+            Ok(mut core) => f(&mut core),
+            Err(TryLockError::Poisoned(poisoned)) => f(&mut poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => {
+                py.detach(|| f(&mut self.lock.write().unwrap_or_else(PoisonError::into_inner)))
+            }
+        }
+    }
+
+    fn snapshot(&self, py: Python<'_>) -> C {
+        self.read(py, C::clone)
+    }
+
+    fn add(
+        &self,
+        py: Python<'_>,
+        consumer_id: &Bound<'_, PyAny>,
+        name: &Bound<'_, PyString>,
+        ranges: Option<Vec<HashRange>>,
+    ) -> PyResult<PyImpact> {
+        let consumer = consumer_id_arg(consumer_id)?;
+        let name = JavaString::new(name)?;
+        let name = name.utf8();
+        let name: &[u8] = &name;
+        let ranges = ranges.as_deref();
+        self.write(py, |core| core.add(consumer, name, ranges))
+            .map_err(|e| e.into_py_exception(py))
+    }
+
+    fn remove(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<PyImpact> {
+        let consumer = consumer_id_arg(consumer_id)?;
+        Ok(self.write(py, |core| core.remove(consumer)))
+    }
+
+    fn select_keys<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let slots = slots_for_keys(py, keys, self.range)?;
+        Ok(PyArray1::from_vec(py, self.lookup(py, &slots)))
+    }
+
+    fn select_slots<'py>(
+        &self,
+        py: Python<'py>,
+        slots: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let slots = slot_array(py, slots)?;
+        Ok(PyArray1::from_vec(py, self.lookup(py, &slots)))
+    }
+
+    /// The consumer of every slot, -1 for none; the GIL is released for
+    /// long inputs.
+    fn lookup(&self, py: Python<'_>, slots: &[u32]) -> Vec<i64> {
+        let select_all = |core: &C| -> Vec<i64> {
+            slots
+                .iter()
+                .map(|&slot| core.select(slot).map_or(NO_CONSUMER, id_out))
+                .collect()
+        };
+        if slots.len() >= DETACH_MIN_SLOTS {
+            py.detach(|| self.read_blocking(select_all))
+        } else {
+            self.read(py, select_all)
+        }
+    }
+}
+
+/// A consumer id as stored: ids are checked to be at most `i64::MAX`.
+#[allow(clippy::cast_possible_wrap)]
+const fn id_out(id: u64) -> i64 {
+    id as i64
+}
+
+/// A consumer id: an int in `[0, 2**63 - 1]`, as the Java client numbers
+/// consumers (a non-negative `long`).
+fn consumer_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let out_of_range = || {
+        PyOverflowError::new_err(format!(
+            "consumer_id must be in [0, 2**63 - 1], got {}",
+            obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        ))
+    };
+    let id: i64 = obj.extract().map_err(|e: PyErr| {
+        if e.is_instance_of::<PyOverflowError>(obj.py()) {
+            out_of_range()
+        } else {
+            e
+        }
+    })?;
+    u64::try_from(id).map_err(|_| out_of_range())
+}
+
+/// Declared sticky ranges: any iterable of `(start, end)` pairs of Java
+/// `int`s (tuples, lists, rows of an `(n, 2)` array).
+fn ranges_arg(ranges: &Bound<'_, PyAny>) -> PyResult<Vec<HashRange>> {
+    if ranges.is_instance_of::<PyString>() || ranges.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(
+            "ranges must be an iterable of (start, end) pairs",
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, item) in ranges.try_iter()?.enumerate() {
+        let item = item?;
+        let pair = if item.is_instance_of::<PyString>() || item.is_instance_of::<PyBytes>() {
+            None
+        } else {
+            match item.extract::<Vec<i32>>() {
+                Ok(pair) => Some(pair),
+                Err(e) if e.is_instance_of::<PyOverflowError>(ranges.py()) => {
+                    return Err(PyOverflowError::new_err(format!(
+                        "ranges[{i}]: a bound is outside Java's int, [-2**31, 2**31 - 1]"
+                    )));
+                }
+                Err(_) => None,
+            }
+        };
+        match pair.as_deref() {
+            Some(&[start, end]) => out.push(HashRange::new(start, end)),
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "ranges[{i}] must be a (start, end) pair of ints, not {}",
+                    item.repr()?
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Slots from any sequence or array of ints, each in `[0, 2**32 - 1]`.
+fn slot_array(py: Python<'_>, slots: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    let numpy = py.import(intern!(py, "numpy"))?;
+    let array = numpy.call_method1(
+        intern!(py, "ascontiguousarray"),
+        (slots, numpy.getattr(intern!(py, "int64"))?),
+    )?;
+    let array = array.cast_into::<PyArray1<i64>>().map_err(|_| {
+        PyTypeError::new_err("slots must be a one-dimensional sequence or array of ints")
+    })?;
+    let readonly = array.readonly();
+    let values = readonly.as_slice()?;
+    let mut out = Vec::with_capacity(array.len());
+    for (i, &slot) in values.iter().enumerate() {
+        out.push(u32::try_from(slot).map_err(|_| {
+            PyOverflowError::new_err(format!("slots[{i}] = {slot} is outside [0, 2**32 - 1]"))
+        })?);
+    }
+    Ok(out)
+}
+
+fn no_ranges_here(kind: &str) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{kind} takes no ranges: only an ExclusiveSelector (STICKY mode) has declared ranges"
+    ))
+}
+
+/// The key hash range of a `Range`-like Python tuple.
+const fn range_tuple(range: KeyHashRange) -> (u32, u32) {
+    (range.start(), range.end())
+}
+
+/// The methods every selector class has, with one body each.
+macro_rules! selector_methods {
+    ($class:ident, { $($extra:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            $($extra)*
+
+            /// Removes a consumer and returns what moved; an unknown consumer
+            /// is a no-op with an empty impact, as in the broker.
+            #[pyo3(signature = (consumer_id))]
+            fn remove(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<PyImpact> {
+                self.state.remove(py, consumer_id)
+            }
+
+            /// The consumer of a slot (a sticky key hash in this selector's
+            /// key hash range), or None.
+            #[pyo3(signature = (slot))]
+            fn select(&self, py: Python<'_>, slot: u32) -> Option<u64> {
+                self.state.read(py, |core| core.select(slot))
+            }
+
+            /// The consumer of a sticky key (`str`: its UTF-8 bytes, a buffer:
+            /// its bytes), or None.
+            #[pyo3(signature = (key, /))]
+            fn select_key(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+                let range = self.state.range;
+                let slot = crate::hashes::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))?;
+                Ok(self.state.read(py, |core| core.select(slot)))
+            }
+
+            /// The consumer of every sticky key, as an int64 array with -1
+            /// where no consumer owns the key's slot. `keys` is an iterable
+            /// of str/bytes/None, a 1-D numpy array (dtype U, S, O or T), or a
+            /// pyarrow Array/ChunkedArray of string, large_string, binary or
+            /// large_binary; None (or null) is a message without any key,
+            /// hashed as NONE_KEY. Long inputs run with the GIL released.
+            #[pyo3(signature = (keys, /))]
+            fn select_keys<'py>(
+                &self,
+                py: Python<'py>,
+                keys: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+                self.state.select_keys(py, keys)
+            }
+
+            /// The consumer of every slot of a sequence or array of ints, as
+            /// an int64 array with -1 for none.
+            #[pyo3(signature = (slots, /))]
+            fn select_slots<'py>(
+                &self,
+                py: Python<'py>,
+                slots: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+                self.state.select_slots(py, slots)
+            }
+
+            /// The broker's snapshot: `(start, end, consumer_id)` in slot order.
+            fn assignments(&self, py: Python<'_>) -> Vec<(i32, i32, u64)> {
+                let assignments = self.state.read(py, |core| core.assignments());
+                assignments.iter().map(Assignment::as_tuple).collect()
+            }
+
+            /// Each consumer's ranges as the broker's stats report them
+            /// (`getConsumerKeyHashRanges`), keyed by consumer id.
+            fn ranges_by_consumer(&self, py: Python<'_>) -> RangeMap {
+                let ranges = self.state.read(py, |core| core.consumer_ranges());
+                group(ranges.iter().map(|a| (a.consumer, a.range)))
+            }
+
+            /// The consumer ids, ascending.
+            fn consumers(&self, py: Python<'_>) -> Vec<u64> {
+                let mut ids = self.state.read(py, |core| core.consumers());
+                ids.sort_unstable();
+                ids
+            }
+
+            /// The selector's slots, `(start, end)` inclusive.
+            #[getter]
+            fn key_hash_range(&self) -> (u32, u32) {
+                range_tuple(self.state.range)
+            }
+
+            /// The slot of a sticky key in this selector's key hash range.
+            #[pyo3(signature = (key, /))]
+            fn sticky_key_hash(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<u32> {
+                let range = self.state.range;
+                crate::hashes::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
+            }
+
+            /// An independent selector with the same consumers and history.
+            fn copy(&self, py: Python<'_>) -> Self {
+                Self {
+                    state: Shared::new(self.state.snapshot(py), self.state.range),
+                    ..*self
+                }
+            }
+
+            fn __len__(&self, py: Python<'_>) -> usize {
+                self.state.read(py, |core| core.len())
+            }
+
+            fn __contains__(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<bool> {
+                let Ok(consumer) = consumer_id_arg(consumer_id) else {
+                    return Ok(false);
+                };
+                Ok(self.state.read(py, |core| core.contains(consumer)))
+            }
+        }
+    };
+}
+
+/// The broker's range-splitting selector
+/// (`HashRangeAutoSplitStickyKeyConsumerSelector`): AUTO_SPLIT mode with
+/// `subscriptionKeySharedUseConsistentHashing=false`.
+///
+/// Each consumer owns one range of `[0, range_size]`; a new consumer takes
+/// the lower half of the biggest range (ties: the lowest). Names do not
+/// matter. Thread-safe.
+#[pyclass(frozen, module = "pulsar_routing", name = "AutoSplitSelector")]
+pub(crate) struct PyAutoSplitSelector {
+    state: Shared<AutoSplit>,
+    range_size: i32,
+}
+
+selector_methods!(PyAutoSplitSelector, {
+    #[new]
+    #[pyo3(signature = (range_size = 65536))]
+    fn new(py: Python<'_>, range_size: i32) -> PyResult<Self> {
+        let core = AutoSplit::new(range_size).map_err(|e| e.into_py_exception(py))?;
+        let range = core.sel.key_hash_range();
+        Ok(Self {
+            state: Shared::new(core, range),
+            range_size,
+        })
+    }
+
+    /// Adds a consumer and returns what moved. `name` does not matter to this
+    /// selector; `ranges` must be None.
+    ///
+    /// Raises `ConsumerAssignError` with the broker's "No more range can
+    /// assigned to new consumer, assigned consumers N" when every range is
+    /// one slot wide, or when the id is already in the selector.
+    #[pyo3(signature = (consumer_id, name, ranges = None))]
+    fn add(
+        &self,
+        py: Python<'_>,
+        consumer_id: &Bound<'_, PyAny>,
+        name: &Bound<'_, PyString>,
+        ranges: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyImpact> {
+        if ranges.is_some() {
+            return Err(no_ranges_here("AutoSplitSelector"));
+        }
+        self.state.add(py, consumer_id, name, None)
+    }
+
+    /// The range size (a power of two; 65536 in the broker).
+    #[getter]
+    fn range_size(&self) -> i32 {
+        self.range_size
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let consumers = self.state.read(py, |core| core.len());
+        format!(
+            "<AutoSplitSelector range_size={}, {consumers} consumers>",
+            self.range_size
+        )
+    }
+});
+
+/// The broker's consistent-hashing selector
+/// (`ConsistentHashingStickyKeyConsumerSelector`), the default for AUTO_SPLIT
+/// mode.
+///
+/// Each consumer puts `points` points on a ring of slots `[1, range_max]`
+/// (65535 with the default dispatcher, 2147483646 with the Classic one); a
+/// slot goes to the owner of the first point at or after it. Names matter:
+/// consumers with the same name get different name indexes, and so
+/// different points. Thread-safe.
+#[pyclass(frozen, module = "pulsar_routing", name = "ConsistentHashingSelector")]
+pub(crate) struct PyConsistentHashingSelector {
+    state: Shared<Consistent>,
+    points: u32,
+    range_max: u32,
+}
+
+selector_methods!(PyConsistentHashingSelector, {
+    #[new]
+    #[pyo3(signature = (points = 100, range_max = 65535))]
+    fn new(py: Python<'_>, points: u32, range_max: i64) -> PyResult<Self> {
+        // Java's `Range.of(1, rangeMax)`: below 1 it ends before it starts.
+        let range_max = u32::try_from(range_max.max(0)).unwrap_or(u32::MAX);
+        let core = Consistent::new(points, range_max).map_err(|e| e.into_py_exception(py))?;
+        let range = core.sel.key_hash_range();
+        Ok(Self {
+            state: Shared::new(core, range),
+            points,
+            range_max,
+        })
+    }
+
+    /// Adds a consumer and returns what moved (only the new consumer gains).
+    /// `name` is hashed as its UTF-8 bytes; `ranges` must be None. Raises
+    /// `ConsumerAssignError` when the id is already in the selector (the
+    /// broker's add never fails).
+    #[pyo3(signature = (consumer_id, name, ranges = None))]
+    fn add(
+        &self,
+        py: Python<'_>,
+        consumer_id: &Bound<'_, PyAny>,
+        name: &Bound<'_, PyString>,
+        ranges: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyImpact> {
+        if ranges.is_some() {
+            return Err(no_ranges_here("ConsistentHashingSelector"));
+        }
+        self.state.add(py, consumer_id, name, None)
+    }
+
+    /// Ring points per consumer.
+    #[getter]
+    fn points(&self) -> u32 {
+        self.points
+    }
+
+    /// The top of the key hash range `[1, range_max]`.
+    #[getter]
+    fn range_max(&self) -> u32 {
+        self.range_max
+    }
+
+    /// The consumer's name index (the smallest free among live consumers
+    /// with its name when it joined), or None for an unknown consumer or
+    /// with 0 points.
+    #[pyo3(signature = (consumer_id, /))]
+    fn name_index(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        let consumer = consumer_id_arg(consumer_id)?;
+        Ok(self.state.read(py, |core| core.sel.name_index(consumer)))
+    }
+
+    /// The consumer's ring points for point indexes 0..points-1 (empty for
+    /// an unknown consumer).
+    #[pyo3(signature = (consumer_id, /))]
+    fn consumer_points(
+        &self,
+        py: Python<'_>,
+        consumer_id: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<u32>> {
+        let consumer = consumer_id_arg(consumer_id)?;
+        Ok(self
+            .state
+            .read(py, |core| core.sel.consumer_points(consumer).collect()))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let consumers = self.state.read(py, |core| core.len());
+        format!(
+            "<ConsistentHashingSelector points={}, range_max={}, {consumers} consumers>",
+            self.points, self.range_max
+        )
+    }
+});
+
+/// The broker's exclusive selector for STICKY mode
+/// (`HashRangeExclusiveStickyKeyConsumerSelector`): each consumer declares
+/// its ranges of `[0, 65535]`, which must not overlap another consumer's.
+/// A slot no range covers has no consumer.
+///
+/// `legacy=True` applies the rules before PR #24730 (2.x, 3.x and 4.0.0 to
+/// 4.0.6): other checks and messages, and the slots between two ranges of
+/// one consumer delivered to it. Thread-safe.
+#[pyclass(frozen, module = "pulsar_routing", name = "ExclusiveSelector")]
+pub(crate) struct PyExclusiveSelector {
+    state: Shared<Exclusive>,
+    legacy: bool,
+}
+
+selector_methods!(PyExclusiveSelector, {
+    #[new]
+    #[pyo3(signature = (*, legacy = false))]
+    fn new(py: Python<'_>, legacy: bool) -> PyResult<Self> {
+        let mode = if legacy {
+            ExclusiveMode::LegacyPre24730
+        } else {
+            ExclusiveMode::Current
+        };
+        let core = Exclusive::new(mode).map_err(|e| e.into_py_exception(py))?;
+        let range = core.sel.key_hash_range();
+        Ok(Self {
+            state: Shared::new(core, range),
+            legacy,
+        })
+    }
+
+    /// Adds a consumer with its declared `ranges` (`(start, end)` pairs,
+    /// inclusive; None stands for a consumer that sent no KeySharedMeta) and
+    /// returns the slots it took. The broker checks no bounds; the client
+    /// does (`validate_sticky_ranges`).
+    ///
+    /// Raises `ConsumerAssignError` with the broker's message: no meta, no
+    /// range, start > end, overlapping own ranges, a conflict with another
+    /// consumer ("Range conflict with consumer Consumer{consumerId=N}"; the
+    /// broker prints more of the consumer), or an id already present.
+    #[pyo3(signature = (consumer_id, name, ranges = None))]
+    fn add(
+        &self,
+        py: Python<'_>,
+        consumer_id: &Bound<'_, PyAny>,
+        name: &Bound<'_, PyString>,
+        ranges: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyImpact> {
+        let ranges = ranges.map(ranges_arg).transpose()?;
+        self.state.add(py, consumer_id, name, ranges)
+    }
+
+    /// True with the rules before PR #24730.
+    #[getter]
+    fn legacy(&self) -> bool {
+        self.legacy
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let consumers = self.state.read(py, |core| core.len());
+        let legacy = if self.legacy { "legacy=True, " } else { "" };
+        format!("<ExclusiveSelector {legacy}{consumers} consumers>")
+    }
+});
+
+/// The key hash range named by `selector`: a selector name, or a selector
+/// (whose own range, e.g. the Classic `[1, 2147483646]`, is used).
+fn selector_range(py: Python<'_>, selector: &Bound<'_, PyAny>) -> PyResult<KeyHashRange> {
+    if let Ok(name) = selector.cast::<PyString>() {
+        return name
+            .to_str()?
+            .parse::<SelectorKind>()
+            .map(SelectorKind::key_hash_range)
+            .map_err(|e: UnknownSelectorKind| e.into_py_exception(py));
+    }
+    if let Ok(s) = selector.cast::<PyAutoSplitSelector>() {
+        return Ok(s.get().state.range);
+    }
+    if let Ok(s) = selector.cast::<PyConsistentHashingSelector>() {
+        return Ok(s.get().state.range);
+    }
+    if let Ok(s) = selector.cast::<PyExclusiveSelector>() {
+        return Ok(s.get().state.range);
+    }
+    Err(PyTypeError::new_err(format!(
+        "selector must be \"auto_split\", \"consistent_hashing\", \"exclusive\" or a selector, not {}",
+        selector.get_type().name()?
+    )))
+}
+
+/// The slot of a sticky key under a selector: `murmur3_31(key) % size +
+/// start` in the selector's key hash range, with 0 read as 1.
+///
+/// `key` is the sticky key's bytes (a `str` as its UTF-8 bytes); see
+/// `sticky_key` for the key of a message. `selector` is "auto_split" or
+/// "exclusive" (slots `[0, 65535]`, modulus 65536), "consistent_hashing"
+/// (`[1, 65535]`, modulus 65535), or a selector object, whose own range is
+/// used (`ConsistentHashingSelector(range_max=2147483646)` for the Classic
+/// dispatcher).
+#[pyfunction]
+#[pyo3(signature = (key, selector))]
+pub(crate) fn sticky_key_hash(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    selector: &Bound<'_, PyAny>,
+) -> PyResult<u32> {
+    let range = selector_range(py, selector)?;
+    crate::hashes::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
+}
+
+/// The slot of every sticky key, as a uint32 array (see `sticky_key_hash`;
+/// `keys` as for `select_keys`, None or null hashed as NONE_KEY).
+#[pyfunction]
+#[pyo3(signature = (keys, selector))]
+pub(crate) fn sticky_key_hashes<'py>(
+    py: Python<'py>,
+    keys: &Bound<'py, PyAny>,
+    selector: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let range = selector_range(py, selector)?;
+    Ok(PyArray1::from_vec(py, slots_for_keys(py, keys, range)?))
+}
+
+/// The bytes of a `str` (UTF-8, as Java's `getBytes(UTF_8)`) or a buffer.
+fn text_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(text) = obj.cast::<PyString>() {
+        return Ok(JavaString::new(text)?.utf8().into_owned());
+    }
+    Ok(ByteInput::get(obj)?.as_bytes().to_vec())
+}
+
+/// A protobuf `uint64` that Java reads as a `long`: `[-2**63, 2**64 - 1]`.
+fn sequence_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if let Ok(id) = obj.extract::<u64>() {
+        return Ok(id);
+    }
+    match obj.extract::<i64>() {
+        #[allow(clippy::cast_sign_loss)]
+        Ok(id) => Ok(id as u64),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(PyOverflowError::new_err(
+            "sequence_id must be in [-2**63, 2**64 - 1]",
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+/// The sticky key of a message, the bytes the broker hashes
+/// (`Commands.resolveStickyKey`): the ordering key; else the partition key
+/// (Base64-decoded when `partition_key_b64_encoded`, as `keyBytes()` sets
+/// it); else `producer_name + "-" + sequence_id` (4.0 and later); else
+/// `NONE_KEY`. A flagged partition key that is not valid Base64 for Java
+/// gives `NONE_KEY`, as in the broker.
+///
+/// Text fields are `str` (encoded as UTF-8) or the bytes on the wire.
+#[pyfunction]
+#[pyo3(signature = (
+    *,
+    ordering_key = None,
+    partition_key = None,
+    partition_key_b64_encoded = false,
+    producer_name = None,
+    sequence_id = None,
+))]
+pub(crate) fn sticky_key<'py>(
+    py: Python<'py>,
+    ordering_key: Option<&Bound<'py, PyAny>>,
+    partition_key: Option<&Bound<'py, PyAny>>,
+    partition_key_b64_encoded: bool,
+    producer_name: Option<&Bound<'py, PyAny>>,
+    sequence_id: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let ordering_key = ordering_key.map(text_or_bytes).transpose()?;
+    let partition_key = partition_key.map(text_or_bytes).transpose()?;
+    let producer_name = producer_name.map(text_or_bytes).transpose()?;
+    let sequence_id = sequence_id.map(sequence_id_arg).transpose()?;
+    let keys = MessageKeys {
+        ordering_key: ordering_key.as_deref(),
+        partition_key: partition_key.as_deref(),
+        partition_key_b64_encoded,
+        producer_name: producer_name.as_deref(),
+        sequence_id,
+    };
+    let key = keys.sticky_key();
+    let mut out = vec![0u8; key.len()];
+    let written = key.write_to(&mut out).unwrap_or(0);
+    out.truncate(written);
+    Ok(PyBytes::new(py, &out))
+}
+
+/// Checks sticky ranges as the Java client does before subscribing
+/// (`KeySharedPolicy.stickyHashRange().ranges(...)` then `validate()`):
+/// `Range.of` of each, then non-empty, then each range within
+/// `[0, 65535]` and overlapping no other, in Java's order. Raises
+/// `KeySharedPolicyError` with Java's message.
+#[pyfunction]
+#[pyo3(signature = (ranges, /))]
+pub(crate) fn validate_sticky_ranges(py: Python<'_>, ranges: &Bound<'_, PyAny>) -> PyResult<()> {
+    let ranges = ranges_arg(ranges)?;
+    pulsar_routing::key_shared::validate_sticky_ranges(&ranges).map_err(|e| e.into_py_exception(py))
+}
+
+/// Ring point `i` of a consumer named `name` with name index `name_index`
+/// in a consistent-hashing selector with key hash range `[1, range_max]`:
+/// the slot of `name + "\0" + name_index + "\0" + i` (Java's
+/// `calculateHashForConsumerAndIndex`).
+#[pyfunction]
+#[pyo3(signature = (name, name_index, i, range_max = 65535))]
+pub(crate) fn ring_point(
+    py: Python<'_>,
+    name: &Bound<'_, PyAny>,
+    name_index: u32,
+    i: u32,
+    range_max: i64,
+) -> PyResult<u32> {
+    let range_max = u32::try_from(range_max.max(0)).unwrap_or(u32::MAX);
+    let range = KeyHashRange::new(1, range_max).map_err(|e| e.into_py_exception(py))?;
+    let name = text_or_bytes(name)?;
+    Ok(pulsar_routing::key_shared::ring_point(
+        &name, name_index, i, range,
+    ))
+}
