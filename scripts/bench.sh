@@ -3,10 +3,13 @@
 # pulsar-routing against its baselines at the end.
 #
 #   scripts/bench.sh                    criterion's defaults (3 s warm-up, 5 s
-#                                       measurement): about 3 minutes on an idle
+#                                       measurement): about 5 minutes on a
 #                                       2-core machine, plus the first build
 #   scripts/bench.sh --quick            0.5 s warm-up and 1.5 s measurement per
-#                                       benchmark: about a minute once built
+#                                       benchmark: about 1.5 minutes once built
+#   scripts/bench.sh -- topic_bundle_40b
+#                                       one group: topic to bundle (the 1.2x
+#                                       goal of issue 3), about 2 minutes
 #   BENCH_QUICK=1 scripts/bench.sh      the same as --quick
 #   scripts/bench.sh [--quick] [--] ARGS...
 #                                       ARGS go to criterion, e.g. a filter
@@ -34,12 +37,13 @@ if [ "$quick" = 1 ]; then
     criterion_args=(--warm-up-time 0.5 --measurement-time 1.5 "${criterion_args[@]}")
 fi
 
-# Each bench binary prints its own table as it finishes; they are printed
-# again together at the end so that the summary is not lost in the scroll.
+# Each bench binary prints its own table (and topic_bundle its goal verdict)
+# as it finishes; they are printed again together at the end so that the
+# summary is not lost in the scroll.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo bench -p pulsar-routing-benches -- "${criterion_args[@]}" | tee "$log"
 
 echo
 echo "==================== summary ===================="
-awk '/^ratio table/ { show = 1 } show && /^$/ { show = 0 } show' "$log"
+awk '/^(ratio table|goal:)/ { show = 1 } show && /^$/ { show = 0 } show' "$log"

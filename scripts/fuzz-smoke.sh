@@ -6,6 +6,11 @@
 #   scripts/fuzz-smoke.sh                          every target, 20 s each
 #   FUZZ_SECONDS=600 scripts/fuzz-smoke.sh routers one target, for longer
 #
+# The targets (`cargo fuzz list`): murmur3_streaming, java_lossy_utf8 and
+# routers (producer to partition); topic_name, bundle_range and
+# bundle_split (topic to bundle). All six at 20 s take about 3.5 minutes on
+# a busy 2-core machine, a cold build (about 80 s) included.
+#
 # Environment:
 #   FUZZ_SECONDS    time per target (default 20)
 #   FUZZ_SANITIZER  cargo fuzz --sanitizer (default none, see below)

@@ -32,12 +32,20 @@ use pulsar_routing::topic_name::{TopicDomain, TopicName, TopicNameError, TopicNa
 use pulsar_routing::{crc32, get_partition_index};
 use pulsar_routing_fuzz::reference;
 
-/// Fragments a topic name is made of, valid and not: every domain spelling
-/// the rules treat differently, separators, named-entity characters,
-/// partition suffixes with canonical and non-canonical numbers (Unicode
-/// digits, a sign, leading zeros, overflow), segment descriptors, and the
-/// whitespace Java and Unicode disagree on.
+/// Fragments a topic name is made of, valid and not: whole names, every
+/// domain spelling the rules treat differently, separators, named-entity
+/// characters, partition suffixes with canonical and non-canonical numbers
+/// (Unicode digits, a sign, leading zeros, overflow), segment descriptors,
+/// and the whitespace Java and Unicode disagree on.
 const FRAGMENTS: &[&str] = &[
+    // Whole names of each shape, for the fuzzer to mutate.
+    "persistent://public/default/my-topic",
+    "persistent://t/cluster/ns/x",
+    "non-persistent://t/ns/x-partition-3",
+    "topic://t/ns/a/b",
+    "segment://t/ns/x/0000-ffff-0",
+    "segment://t/ns/x-partition-1/8000-FFFF-12",
+    "t/ns/x",
     "persistent://",
     "non-persistent://",
     "topic://",

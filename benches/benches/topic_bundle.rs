@@ -1,0 +1,172 @@
+//! Topic to namespace bundle: the broker's `findBundle`, for a 40-byte
+//! topic name (`TOPIC_40`), against the CRC-32 of the same 40 bytes alone,
+//! which any implementation must compute and which is therefore the floor.
+//!
+//! - `crc32_name`, the baseline: `crc32(name.as_bytes())` over the
+//!   contiguous name.
+//! - `topic_crc32`: `TopicName::crc32()`, the same hash streamed over the
+//!   parsed name's pieces without building the string (diagnostic: the
+//!   cost of not having the name in one piece).
+//! - `bundle_{default_4,explicit_1024,default_1024}`:
+//!   `BundleLayout::bundle_for_topic` on a name parsed once, outside the
+//!   loop, with the broker's default 4-bundle layout, a 1024-bundle layout
+//!   over caller-owned boundaries (a binary search), and the default
+//!   1024-bundle layout (arithmetic, no search).
+//! - `parse_bundle_*`: the same with `TopicName::parse` inside the loop,
+//!   as a proxy that receives the name as text pays it.
+//! - `lookup_*`: `BundleLayout::bundle_for_hash` of the precomputed hash
+//!   (diagnostic: the bundle search alone).
+//!
+//! The layout and the name go through `black_box` on every iteration: a
+//! broker learns its layouts at run time, so the compiler must not fold
+//! the bundle count into constants.
+//!
+//! The goal (issue 3) is at most 1.2 times the baseline for the lookup on
+//! a parsed name with 4 and with 1024 bundles; after the ratio table the
+//! bench prints whether it is met.
+//!
+//! Run:
+//! - `scripts/bench.sh` (every bench), or
+//! - `cargo bench -p pulsar-routing-benches --bench topic_bundle [-- <criterion args>]`.
+//!
+//! `cargo test --benches` runs each benchmark once, as a smoke test.
+
+use std::hint::black_box;
+use std::time::SystemTime;
+
+use criterion::{Criterion, Throughput};
+use pulsar_routing::bundles::{BundleLayout, BundleRange, default_boundaries};
+use pulsar_routing::{TopicName, crc32};
+use pulsar_routing_benches::{Comparison, Goal, TOPIC_40, print_goal_report, print_ratio_table};
+
+const GROUP: &str = "topic_bundle_40b";
+const BASELINE: &str = "crc32_name";
+const BASELINE_NAME: &str = "crc32(name)";
+
+const fn comparison(label: &'static str, ours: &'static str) -> Comparison {
+    Comparison {
+        label,
+        group: GROUP,
+        ours,
+        baseline: BASELINE,
+        baseline_name: BASELINE_NAME,
+    }
+}
+
+const LOOKUPS: [Comparison; 3] = [
+    comparison("bundle_for_topic, default 4", "bundle_default_4"),
+    comparison("bundle_for_topic, explicit 1024", "bundle_explicit_1024"),
+    comparison("bundle_for_topic, default 1024", "bundle_default_1024"),
+];
+
+const COMPARISONS: [Comparison; 10] = [
+    comparison("topic.crc32() (streamed)", "topic_crc32"),
+    comparison("lookup of the hash, default 4", "lookup_default_4"),
+    comparison("lookup of the hash, explicit 1024", "lookup_explicit_1024"),
+    comparison("lookup of the hash, default 1024", "lookup_default_1024"),
+    LOOKUPS[0],
+    LOOKUPS[1],
+    LOOKUPS[2],
+    comparison("parse + bundle, default 4", "parse_bundle_default_4"),
+    comparison(
+        "parse + bundle, explicit 1024",
+        "parse_bundle_explicit_1024",
+    ),
+    comparison("parse + bundle, default 1024", "parse_bundle_default_1024"),
+];
+
+/// Issue 3's goal: topic to bundle within 1.2 times the name's CRC-32.
+const GOALS: [Goal; 3] = [
+    Goal {
+        comparison: LOOKUPS[0],
+        max_ratio: 1.2,
+    },
+    Goal {
+        comparison: LOOKUPS[1],
+        max_ratio: 1.2,
+    },
+    Goal {
+        comparison: LOOKUPS[2],
+        max_ratio: 1.2,
+    },
+];
+
+/// Parses and looks up, as a proxy handed the name as text would.
+fn parse_and_find(name: &str, layout: &BundleLayout<'_>) -> Option<BundleRange> {
+    let topic = TopicName::parse(name).ok()?;
+    layout.bundle_for_topic(&topic)
+}
+
+fn bench_topic_bundle(c: &mut Criterion) {
+    let topic = TopicName::parse(TOPIC_40).expect("a valid topic name");
+    let mut storage = [0u32; 1025];
+    let boundaries = default_boundaries(1024, &mut storage).expect("room for 1025 boundaries");
+    let layouts = [
+        (
+            "default_4",
+            BundleLayout::default_for(4).expect("4 bundles"),
+        ),
+        (
+            "explicit_1024",
+            BundleLayout::new(boundaries).expect("valid boundaries"),
+        ),
+        (
+            "default_1024",
+            BundleLayout::default_for(1024).expect("1024 bundles"),
+        ),
+    ];
+
+    // Every variant must find the bundle the hash alone says, or the
+    // ratios compare different work.
+    let hash = crc32(TOPIC_40.as_bytes());
+    assert_eq!(topic.crc32(), hash);
+    for (name, layout) in &layouts {
+        let bundle = layout
+            .bundle_for_topic(&topic)
+            .expect("the layouts start at 0");
+        assert!(bundle.includes(hash), "{name}: {bundle} misses {hash:#x}");
+        assert_eq!(parse_and_find(TOPIC_40, layout), Some(bundle), "{name}");
+    }
+    assert_eq!(
+        layouts[1].1.bundle_for_topic(&topic),
+        layouts[2].1.bundle_for_topic(&topic)
+    );
+
+    let mut group = c.benchmark_group(GROUP);
+    group.throughput(Throughput::Elements(1));
+    group.bench_function(BASELINE, |b| {
+        b.iter(|| crc32(black_box(TOPIC_40).as_bytes()));
+    });
+    group.bench_function("topic_crc32", |b| {
+        b.iter(|| black_box(&topic).crc32());
+    });
+    for (name, layout) in &layouts {
+        group.bench_function(format!("lookup_{name}"), |b| {
+            b.iter(|| black_box(layout).bundle_for_hash(black_box(hash)));
+        });
+    }
+    for (name, layout) in &layouts {
+        group.bench_function(format!("bundle_{name}"), |b| {
+            b.iter(|| black_box(layout).bundle_for_topic(black_box(&topic)));
+        });
+    }
+    for (name, layout) in &layouts {
+        group.bench_function(format!("parse_bundle_{name}"), |b| {
+            b.iter(|| parse_and_find(black_box(TOPIC_40), black_box(layout)));
+        });
+    }
+    group.finish();
+}
+
+fn main() {
+    let since = SystemTime::now();
+    let mut criterion = Criterion::default().configure_from_args();
+    bench_topic_bundle(&mut criterion);
+    criterion.final_summary();
+    print_ratio_table(&COMPARISONS, since);
+    print_goal_report(
+        "topic to bundle (name parsed once) at most 1.2x the CRC-32 of the name",
+        &GOALS,
+        since,
+    );
+}
