@@ -3,6 +3,9 @@
 use core::ffi::{CStr, c_char};
 
 use pulsar_routing_core::bundles::{BoundErrorKind, BundleError};
+use pulsar_routing_core::key_shared::{
+    AssignError, ConfigError, InvalidBase64, KeySharedPolicyError, UnknownSelectorKind,
+};
 use pulsar_routing_core::{
     DivisionByZero, PartitionCountError, RouteError, RoutingConfigError, TopicNameError,
     UnknownHashingScheme,
@@ -14,7 +17,8 @@ use pulsar_routing_core::{
 /// The type is a `uint32_t` in C. Codes are grouped by source in ranges of
 /// 100 (1-99: use of the API; 100-199: arithmetic; 200-299: routing;
 /// 300-399: producer configuration; 400-499: topic names; 500-599:
-/// namespace bundles) and a code is never reused for another meaning.
+/// namespace bundles; 600-699: Key_Shared subscriptions) and a code is
+/// never reused for another meaning.
 /// `pulsar_routing_status_message` gives the text of each.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +54,17 @@ pub enum pulsar_routing_status {
     MisalignedPointer = 9,
     /// Not one of the `PULSAR_ROUTING_TOPIC_NAME_RULES_*` values.
     UnknownTopicNameRules = 10,
+    /// Not one of the `PULSAR_ROUTING_SELECTOR_KIND_*` values, or not the
+    /// name of a selector kind.
+    UnknownSelectorKind = 11,
+    /// Not one of the `PULSAR_ROUTING_EXCLUSIVE_MODE_*` values.
+    UnknownExclusiveMode = 12,
+    /// The function does not apply to this kind of Key_Shared selector
+    /// (e.g. declared ranges for a consistent-hashing selector).
+    WrongSelectorKind = 13,
+    /// The memory a selector needs could not be allocated. The selector, if
+    /// any, is unchanged.
+    OutOfMemory = 14,
     /// The partition count was 0.
     PartitionCountZero = 100,
     /// The partition count was negative.
@@ -144,14 +159,95 @@ pub enum pulsar_routing_status {
     /// Boundaries that do not start at `0x00000000` and end at `0xffffffff`
     /// (the admin API's `validateFullRange`).
     NotFullRange = 521,
-    /// A bundle index not below the layout's number of bundles. Last added.
+    /// A bundle index not below the layout's number of bundles.
     BundleIndexOutOfRange = 522,
+    /// No consumer owns the slot (an empty selector, a gap between sticky
+    /// ranges, or a slot outside the selector's range). Not a failure of
+    /// the call: the broker keeps such a message until a consumer owns it.
+    NoConsumer = 600,
+    /// The consumer is not in the selector.
+    ConsumerNotFound = 601,
+    /// An AutoSplit range size below 2 (Java's message says "greater than
+    /// 2", but 2 is accepted).
+    RangeSizeTooSmall = 610,
+    /// An AutoSplit range size that is not a power of two.
+    RangeSizeNotPowerOfTwo = 611,
+    /// A key hash range that ends before it starts, such as a
+    /// consistent-hashing `range_max` of 0 (Java's `Range.of(1, 0)`).
+    RangeEndBeforeStart = 612,
+    /// A key hash range outside `[0, 2147483647]`, or with more than
+    /// 2147483647 slots.
+    KeyHashRangeTooLarge = 613,
+    /// A selector capacity that does not fit the selector's 32-bit handles
+    /// or the address space.
+    SelectorCapacityTooLarge = 614,
+    /// A selector can only grow into a configuration with the same rules
+    /// and capacities at least as large.
+    CannotGrowInto = 615,
+    /// A selector's storage is shorter than its configuration needs.
+    StorageTooSmall = 616,
+    /// AutoSplit: every range is down to one slot (Java's
+    /// `ConsumerAssignException`; its message ends with the number of
+    /// consumers, which `pulsar_routing_selector_last_error_message` writes).
+    NoMoreRange = 620,
+    /// Exclusive: the consumer sent no `KeySharedMeta` (declared ranges NULL).
+    MissingKeySharedMeta = 621,
+    /// Exclusive: the consumer declared no range.
+    EmptyHashRanges = 622,
+    /// Exclusive: a declared range with `start > end` (Java's message
+    /// quotes it).
+    HashRangeStartAfterEnd = 623,
+    /// Exclusive, rules before PR #24730: a declared range with
+    /// `start > end`; the old message does not quote it.
+    LegacyHashRangeStartAfterEnd = 624,
+    /// Exclusive: two of the consumer's own ranges overlap (Java's message
+    /// quotes both).
+    OwnHashRangesConflict = 625,
+    /// Exclusive: a declared range overlaps a range of another consumer
+    /// (Java's message names that consumer).
+    HashRangeConflict = 626,
+    /// The consumer id is already in the selector. The broker never adds
+    /// one consumer twice; this library refuses instead of guessing.
+    DuplicateConsumer = 627,
+    /// Every consumer slot of the selector is in use:
+    /// `pulsar_routing_selector_reserve` makes room.
+    ConsumerCapacity = 628,
+    /// Consistent hashing: no room for the consumer's name:
+    /// `pulsar_routing_selector_reserve` makes room.
+    NameCapacity = 629,
+    /// Exclusive: no room for the consumer's ranges:
+    /// `pulsar_routing_selector_reserve` makes room.
+    RangeCapacity = 630,
+    /// Client check of sticky ranges: a range with `end < start` (Java's
+    /// `Range.of` throws).
+    StickyRangeEndBeforeStart = 640,
+    /// Client check of sticky ranges: no range.
+    StickyRangesEmpty = 641,
+    /// Client check of sticky ranges: a range outside `[0, 65535]` (Java's
+    /// message quotes it).
+    StickyRangeOutOfBounds = 642,
+    /// Client check of sticky ranges: two ranges overlap (Java's message
+    /// quotes both).
+    StickyRangesOverlap = 643,
+    /// A Base64 partition key of a single character, which Java's decoder
+    /// rejects (the broker then hashes `NONE_KEY`).
+    Base64TooShort = 650,
+    /// A Base64 partition key with a byte outside the alphabet (Java's
+    /// message quotes it).
+    Base64IllegalCharacter = 651,
+    /// A Base64 partition key with misplaced or missing padding.
+    Base64WrongEndingUnit = 652,
+    /// A Base64 partition key whose last unit is a single character.
+    Base64NotEnoughBits = 653,
+    /// A Base64 partition key with text after its padding (Java's message
+    /// gives the index). Last added.
+    Base64IncorrectEndingByte = 654,
 }
 
 impl pulsar_routing_status {
     /// Every status, for tests that walk them all. (A function, not a
     /// constant, so that cbindgen does not try to put it in the header.)
-    pub const fn all() -> [Self; 52] {
+    pub const fn all() -> [Self; 85] {
         [
             Self::Ok,
             Self::NullParameter,
@@ -164,6 +260,10 @@ impl pulsar_routing_status {
             Self::NoKey,
             Self::MisalignedPointer,
             Self::UnknownTopicNameRules,
+            Self::UnknownSelectorKind,
+            Self::UnknownExclusiveMode,
+            Self::WrongSelectorKind,
+            Self::OutOfMemory,
             Self::PartitionCountZero,
             Self::PartitionCountNegative,
             Self::PartitionCountTooLarge,
@@ -205,6 +305,35 @@ impl pulsar_routing_status {
             Self::ZeroSplitParts,
             Self::NotFullRange,
             Self::BundleIndexOutOfRange,
+            Self::NoConsumer,
+            Self::ConsumerNotFound,
+            Self::RangeSizeTooSmall,
+            Self::RangeSizeNotPowerOfTwo,
+            Self::RangeEndBeforeStart,
+            Self::KeyHashRangeTooLarge,
+            Self::SelectorCapacityTooLarge,
+            Self::CannotGrowInto,
+            Self::StorageTooSmall,
+            Self::NoMoreRange,
+            Self::MissingKeySharedMeta,
+            Self::EmptyHashRanges,
+            Self::HashRangeStartAfterEnd,
+            Self::LegacyHashRangeStartAfterEnd,
+            Self::OwnHashRangesConflict,
+            Self::HashRangeConflict,
+            Self::DuplicateConsumer,
+            Self::ConsumerCapacity,
+            Self::NameCapacity,
+            Self::RangeCapacity,
+            Self::StickyRangeEndBeforeStart,
+            Self::StickyRangesEmpty,
+            Self::StickyRangeOutOfBounds,
+            Self::StickyRangesOverlap,
+            Self::Base64TooShort,
+            Self::Base64IllegalCharacter,
+            Self::Base64WrongEndingUnit,
+            Self::Base64NotEnoughBits,
+            Self::Base64IncorrectEndingByte,
         ]
     }
 
@@ -232,6 +361,14 @@ impl pulsar_routing_status {
             Self::NoKey => c"the message has no key",
             Self::MisalignedPointer => c"a pointer to uint16_t units is not aligned for uint16_t",
             Self::UnknownTopicNameRules => c"unknown topic name rules",
+            Self::UnknownSelectorKind => {
+                c"unknown selector: expected \"auto_split\", \"consistent_hashing\" or \"exclusive\""
+            }
+            Self::UnknownExclusiveMode => c"unknown exclusive selector mode",
+            Self::WrongSelectorKind => {
+                c"the function does not apply to this kind of Key_Shared selector"
+            }
+            Self::OutOfMemory => c"memory allocation failed",
             Self::PartitionCountZero => c"number of partitions must be at least 1, got 0",
             Self::PartitionCountNegative => {
                 c"number of partitions must be at least 1, got a negative number"
@@ -309,6 +446,52 @@ impl pulsar_routing_status {
                 c"bundle boundaries must start at 0x00000000 and end at 0xffffffff"
             }
             Self::BundleIndexOutOfRange => c"bundle index out of range",
+            Self::NoConsumer => c"no consumer owns the slot",
+            Self::ConsumerNotFound => c"the consumer is not in the selector",
+            // The Key_Shared messages are the core's (Java's where Java has
+            // one), without the values some of them quote:
+            // pulsar_routing_selector_last_error_message,
+            // pulsar_routing_validate_sticky_ranges_error_message and
+            // pulsar_routing_message_keys_error_message write them in full.
+            Self::RangeSizeTooSmall => c"range size must greater than 2",
+            Self::RangeSizeNotPowerOfTwo => c"range size must be nth power with 2",
+            Self::RangeEndBeforeStart => c"Range end must >= range start.",
+            Self::KeyHashRangeTooLarge => {
+                c"key hash range must lie within [0, 2147483647] and hold at most 2147483647 slots"
+            }
+            Self::SelectorCapacityTooLarge => {
+                c"selector capacity too large for 32-bit handles or this address space"
+            }
+            Self::CannotGrowInto => {
+                c"a selector can only grow into a config with the same rules and capacities at least as large"
+            }
+            Self::StorageTooSmall => c"selector storage too small",
+            Self::NoMoreRange => {
+                c"No more range can assigned to new consumer, assigned consumers"
+            }
+            Self::MissingKeySharedMeta => c"Must specify key shared meta for consumer.",
+            Self::EmptyHashRanges => c"Ranges for KeyShared policy must not be empty.",
+            Self::HashRangeStartAfterEnd => c"Fixed hash range start > end for range",
+            Self::LegacyHashRangeStartAfterEnd => c"Fixed hash range start > end",
+            Self::OwnHashRangesConflict => c"Consumer's own ranges conflict",
+            Self::HashRangeConflict => c"Range conflict with consumer",
+            Self::DuplicateConsumer => c"consumer is already in the selector",
+            Self::ConsumerCapacity => c"no room for another consumer",
+            Self::NameCapacity => c"no room for the consumer's name in the selector's storage",
+            Self::RangeCapacity => c"no room for the consumer's ranges",
+            Self::StickyRangeEndBeforeStart => c"Range end must >= range start.",
+            Self::StickyRangesEmpty => c"Ranges for KeyShared policy must not be empty.",
+            Self::StickyRangeOutOfBounds => {
+                c"Ranges must be [0, 65535] but provided range is"
+            }
+            Self::StickyRangesOverlap => c"Ranges for KeyShared policy with overlap",
+            Self::Base64TooShort => {
+                c"Input byte[] should at least have 2 bytes for base64 bytes"
+            }
+            Self::Base64IllegalCharacter => c"Illegal base64 character",
+            Self::Base64WrongEndingUnit => c"Input byte array has wrong 4-byte ending unit",
+            Self::Base64NotEnoughBits => c"Last unit does not have enough valid bits",
+            Self::Base64IncorrectEndingByte => c"Input byte array has incorrect ending byte",
         }
     }
 }
@@ -434,6 +617,71 @@ impl From<BundleError> for pulsar_routing_status {
             // has its own function), and the enum is non_exhaustive: as for
             // RouteError above.
             _ => Self::Panic,
+        }
+    }
+}
+
+impl From<UnknownSelectorKind> for pulsar_routing_status {
+    fn from(_: UnknownSelectorKind) -> Self {
+        Self::UnknownSelectorKind
+    }
+}
+
+impl From<ConfigError> for pulsar_routing_status {
+    fn from(e: ConfigError) -> Self {
+        match e {
+            ConfigError::RangeSizeTooSmall => Self::RangeSizeTooSmall,
+            ConfigError::RangeSizeNotPowerOfTwo => Self::RangeSizeNotPowerOfTwo,
+            ConfigError::RangeEndBeforeStart => Self::RangeEndBeforeStart,
+            ConfigError::KeyHashRangeTooLarge => Self::KeyHashRangeTooLarge,
+            ConfigError::CapacityTooLarge => Self::SelectorCapacityTooLarge,
+            ConfigError::CannotGrowInto => Self::CannotGrowInto,
+            ConfigError::StorageTooSmall { .. } => Self::StorageTooSmall,
+            // As for RouteError above.
+            _ => Self::Panic,
+        }
+    }
+}
+
+impl From<AssignError> for pulsar_routing_status {
+    fn from(e: AssignError) -> Self {
+        match e {
+            AssignError::NoMoreRange { .. } => Self::NoMoreRange,
+            AssignError::MissingKeySharedMeta => Self::MissingKeySharedMeta,
+            AssignError::EmptyRanges => Self::EmptyHashRanges,
+            AssignError::StartAfterEnd { .. } => Self::HashRangeStartAfterEnd,
+            AssignError::LegacyStartAfterEnd => Self::LegacyHashRangeStartAfterEnd,
+            AssignError::OwnRangesConflict { .. } => Self::OwnHashRangesConflict,
+            AssignError::RangeConflict { .. } => Self::HashRangeConflict,
+            AssignError::DuplicateConsumer { .. } => Self::DuplicateConsumer,
+            AssignError::ConsumerCapacity { .. } => Self::ConsumerCapacity,
+            AssignError::NameCapacity => Self::NameCapacity,
+            AssignError::RangeCapacity { .. } => Self::RangeCapacity,
+            // As for RouteError above.
+            _ => Self::Panic,
+        }
+    }
+}
+
+impl From<KeySharedPolicyError> for pulsar_routing_status {
+    fn from(e: KeySharedPolicyError) -> Self {
+        match e {
+            KeySharedPolicyError::RangeEndBeforeStart => Self::StickyRangeEndBeforeStart,
+            KeySharedPolicyError::EmptyRanges => Self::StickyRangesEmpty,
+            KeySharedPolicyError::OutOfBounds { .. } => Self::StickyRangeOutOfBounds,
+            KeySharedPolicyError::Overlap { .. } => Self::StickyRangesOverlap,
+        }
+    }
+}
+
+impl From<InvalidBase64> for pulsar_routing_status {
+    fn from(e: InvalidBase64) -> Self {
+        match e {
+            InvalidBase64::TooShort => Self::Base64TooShort,
+            InvalidBase64::IllegalCharacter(_) => Self::Base64IllegalCharacter,
+            InvalidBase64::WrongEndingUnit => Self::Base64WrongEndingUnit,
+            InvalidBase64::NotEnoughBits => Self::Base64NotEnoughBits,
+            InvalidBase64::IncorrectEndingByte(_) => Self::Base64IncorrectEndingByte,
         }
     }
 }

@@ -1,9 +1,10 @@
 //! Turning C pointers into Rust values: the NULL checks every exported
 //! function makes, and the two ownership models of its types.
 //!
-//! - Heap handles (the routers) are opaque C types whose pointers are really
-//!   `Box<RustType>`; [`BoxCastable`] ties each to its Rust type, so a handle
-//!   can only be borrowed or freed as what it is.
+//! - Heap handles (the routers, the Key_Shared selectors) are opaque C
+//!   types whose pointers are really `Box<RustType>`; [`BoxCastable`] ties
+//!   each to its Rust type, so a handle can only be borrowed or freed as
+//!   what it is.
 //! - Caller-allocated state (the streaming hashers) is a C struct of fixed
 //!   size whose bytes hold the Rust value; [`InlineCastable`] ties each to
 //!   its Rust type and [`inline_castable!`] checks at compile time that it
@@ -41,6 +42,17 @@ pub(crate) unsafe fn box_ref<'a, C: BoxCastable>(ptr: *const C) -> Option<&'a C:
     // SAFETY: by this function's contract a non-NULL `ptr` is a live
     // `Box<C::RustType>`, which is only ever shared from here on.
     unsafe { ptr.cast::<C::RustType>().as_ref() }
+}
+
+/// Mutably borrows the value behind a handle, or `None` for NULL.
+///
+/// # Safety
+/// `ptr` is NULL, or came from [`to_boxed_mut_ptr`] for the same `C`, has
+/// not been freed, and nothing else accesses it during `'a`.
+pub(crate) unsafe fn box_mut<'a, C: BoxCastable>(ptr: *mut C) -> Option<&'a mut C::RustType> {
+    // SAFETY: by this function's contract a non-NULL `ptr` is a live
+    // `Box<C::RustType>` that only this borrow uses during `'a`.
+    unsafe { ptr.cast::<C::RustType>().as_mut() }
 }
 
 /// Drops the value behind a handle; NULL is a no-op.
@@ -358,6 +370,19 @@ macro_rules! try_box_ref {
         // SAFETY: the exported function's contract makes a non-NULL handle
         // one that its `_new` returned and that was not freed.
         match unsafe { $crate::ffi::box_ref($ptr) } {
+            Some(value) => value,
+            None => return $crate::error::pulsar_routing_status::NullParameter,
+        }
+    };
+}
+
+/// The value behind a heap handle, mutably, or returns NULL_PARAMETER.
+macro_rules! try_box_mut {
+    ($ptr:expr) => {
+        // SAFETY: the exported function's contract makes a non-NULL handle
+        // one that its `_new` returned, that was not freed, and that no other
+        // thread uses during the call.
+        match unsafe { $crate::ffi::box_mut($ptr) } {
             Some(value) => value,
             None => return $crate::error::pulsar_routing_status::NullParameter,
         }

@@ -1,6 +1,6 @@
 //! The C ABI of `pulsar-routing`: Apache Pulsar's partition routing, topic
-//! names and namespace bundles, byte-for-byte as the Java client and broker
-//! compute them, for C and C++ callers.
+//! names, namespace bundles and Key_Shared consumer selection, byte-for-byte
+//! as the Java client and broker compute them, for C and C++ callers.
 //!
 //! Every function here is a thin conversion layer over the `pulsar-routing`
 //! crate; none of the routing logic lives in this crate. The header
@@ -15,7 +15,8 @@
 //!   even with a length of 0, and `*_free(NULL)` does nothing;
 //! - a Rust panic never crosses the boundary: it becomes
 //!   `PULSAR_ROUTING_STATUS_PANIC`, or a documented default;
-//! - nothing allocates except the `*_new` router constructors.
+//! - nothing allocates except the `*_new` router and selector constructors
+//!   and `pulsar_routing_selector_reserve`.
 //!
 //! The exported functions are `unsafe` in Rust because they take raw
 //! pointers from C; their `# Safety` sections say what the caller promises.
@@ -35,6 +36,7 @@ pub mod error;
 pub mod hashing_scheme;
 pub mod java_string;
 pub mod key;
+pub mod key_shared;
 pub mod murmur3;
 pub mod partition_count;
 pub mod router;

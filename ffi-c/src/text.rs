@@ -6,8 +6,10 @@ use core::ptr;
 ///
 /// As an output (the parts of a `pulsar_routing_topic_name`) it points into
 /// the caller's input or to a static string of the library, and a missing
-/// part is `{NULL, 0}`. As an input (an array of boundary strings) `data`
-/// must not be NULL, even when `len` is 0.
+/// part is `{NULL, 0}`. As an input (an array of boundary strings or of
+/// sticky keys) `data` must not be NULL, even when `len` is 0; the one
+/// exception is a field of a `pulsar_routing_message_keys`, where `{NULL, 0}`
+/// is a field the message does not have.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct pulsar_routing_str {

@@ -3,9 +3,11 @@
  *
  * Reads the tab-separated file written by ffi-c/tests/golden_to_tsv.py (its
  * docstring gives the line formats) and checks every row the way
- * core/tests/golden.rs, topics_golden.rs and bundles_golden.rs do, plus the
- * C-only paths: status codes, buffers, the streaming hashers, each router
- * handle, UTF-16 keys, topic name structs and bundle layouts.
+ * core/tests/golden.rs, topics_golden.rs, bundles_golden.rs and
+ * keyshared_golden.rs do, plus the C-only paths: status codes, buffers, the
+ * streaming hashers, each router handle, UTF-16 keys, topic name structs,
+ * bundle layouts, and Key_Shared selectors that start tiny and grow with
+ * pulsar_routing_selector_reserve.
  *
  * Usage: golden GOLDEN.tsv. Prints "golden: N passed, M failed" and exits
  * non-zero on any failure. scripts/test-c.sh builds and runs it under
@@ -1354,6 +1356,698 @@ static void check_can_split_row(char **f, int n) {
     CHECK(can == (strcmp(f[2], "1") == 0), "can_split");
 }
 
+/* --- Key_Shared ------------------------------------------------------------------------- */
+
+/* SHA-256 (FIPS 180-4), for the golden files' assignments_sha256. */
+struct sha256 {
+    uint32_t h[8];
+    uint8_t block[64];
+    size_t used;
+    uint64_t bytes;
+};
+
+static const uint32_t sha256_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2};
+
+static uint32_t rotr(uint32_t x, unsigned n) { return x >> n | x << (32 - n); }
+
+static void sha256_init(struct sha256 *s) {
+    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(s->h, h0, sizeof h0);
+    s->used = 0;
+    s->bytes = 0;
+}
+
+static void sha256_block(struct sha256 *s) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++) {
+        w[i] = (uint32_t)s->block[4 * i] << 24 | (uint32_t)s->block[4 * i + 1] << 16 |
+               (uint32_t)s->block[4 * i + 2] << 8 | s->block[4 * i + 3];
+    }
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >> 3;
+        uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >> 10;
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
+    uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
+                      sha256_k[i] + w[i];
+        uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+    }
+    s->h[0] += a, s->h[1] += b, s->h[2] += c, s->h[3] += d;
+    s->h[4] += e, s->h[5] += f, s->h[6] += g, s->h[7] += h;
+}
+
+static void sha256_update(struct sha256 *s, const void *data, size_t len) {
+    const uint8_t *p = data;
+    s->bytes += len;
+    while (len > 0) {
+        size_t n = 64 - s->used < len ? 64 - s->used : len;
+        memcpy(s->block + s->used, p, n);
+        s->used += n, p += n, len -= n;
+        if (s->used == 64) {
+            sha256_block(s);
+            s->used = 0;
+        }
+    }
+}
+
+/* The digest as lower-case hex, NUL-terminated. */
+static void sha256_hex(struct sha256 *s, char hex[65]) {
+    uint64_t bits = s->bytes * 8;
+    uint8_t pad = 0x80;
+    sha256_update(s, &pad, 1);
+    pad = 0;
+    while (s->used != 56) sha256_update(s, &pad, 1);
+    uint8_t length[8];
+    for (int i = 0; i < 8; i++) length[i] = (uint8_t)(bits >> (56 - 8 * i));
+    sha256_update(s, length, 8);
+    for (int i = 0; i < 8; i++) snprintf(hex + 8 * i, 9, "%08" PRIx32, s->h[i]);
+}
+
+/* The selector of the current AutoSplit or consistent-hashing scenario,
+ * and the two exclusive selectors (current rules, rules before #24730) of
+ * the current exclusive case. NULL between scenarios. */
+static pulsar_routing_selector *ks_selector;
+static pulsar_routing_selector *ks_exclusive[2];
+/* How many times a selector had to grow, over the whole run. */
+static unsigned long ks_reserves;
+
+static void free_key_shared(void) {
+    pulsar_routing_selector_free(ks_selector);
+    pulsar_routing_selector_free(ks_exclusive[0]);
+    pulsar_routing_selector_free(ks_exclusive[1]);
+    ks_selector = ks_exclusive[0] = ks_exclusive[1] = NULL;
+}
+
+/* Doubles what a selector has room for (the scenarios start it tiny, so
+ * that every add that needs room goes through pulsar_routing_selector_reserve). */
+static bool ks_grow(pulsar_routing_selector *selector, pulsar_routing_status status) {
+    if (status != PULSAR_ROUTING_STATUS_CONSUMER_CAPACITY &&
+        status != PULSAR_ROUTING_STATUS_NAME_CAPACITY &&
+        status != PULSAR_ROUTING_STATUS_RANGE_CAPACITY) {
+        return false;
+    }
+    pulsar_routing_selector_capacity capacity = {0, 0, 0};
+    CHECK_OK(pulsar_routing_selector_get_capacity(selector, &capacity));
+    capacity.max_consumers *= 2;
+    capacity.name_bytes *= 2;
+    capacity.max_ranges *= 2;
+    pulsar_routing_status grown = pulsar_routing_selector_reserve(selector, capacity);
+    CHECK(grown == PULSAR_ROUTING_STATUS_OK, "reserve: %s", pulsar_routing_status_message(grown));
+    ks_reserves++;
+    return grown == PULSAR_ROUTING_STATUS_OK;
+}
+
+/* The selector's last error message, NUL-terminated, in a fresh buffer the
+ * caller frees ("" without one). */
+static char *ks_last_error(const pulsar_routing_selector *selector) {
+    size_t needed = 0;
+    uint8_t probe[1] = {0};
+    pulsar_routing_status status =
+        pulsar_routing_selector_last_error_message(selector, probe, 0, &needed);
+    if (status != PULSAR_ROUTING_STATUS_OK && status != PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL) {
+        fail("last_error_message: %s", pulsar_routing_status_message(status));
+        return NULL;
+    }
+    char *text = malloc(needed + 1);
+    if (text == NULL) {
+        fail("out of memory");
+        return NULL;
+    }
+    size_t written = 0;
+    if (needed > 0) {
+        CHECK_OK(pulsar_routing_selector_last_error_message(selector, (uint8_t *)text, needed,
+                                                            &written));
+    }
+    CHECK(written == needed, "last_error_message wrote %zu of %zu bytes", written, needed);
+    text[needed] = '\0';
+    return text;
+}
+
+/* Checks a failed (or successful) operation against the golden error
+ * fields: the status's Java class and the selector's full message, which
+ * must equal Java's (match 'E') or, for 'P', be Java's message cut after
+ * the consumer id followed by "}" (Java prints the broker's Consumer). */
+static void ks_check_error(const char *what, const pulsar_routing_selector *selector,
+                           pulsar_routing_status status, bool ok, const char *error_class,
+                           const char *error_hex, char match) {
+    char *message = ks_last_error(selector);
+    if (message == NULL) return;
+    if (ok) {
+        CHECK(status == PULSAR_ROUTING_STATUS_OK, "%s: status %u (%s, %s), expected OK", what,
+              (unsigned)status, pulsar_routing_status_message(status), message);
+        CHECK(message[0] == '\0', "%s: last error '%s' after a success", what, message);
+        free(message);
+        return;
+    }
+    const char *class_name = pulsar_routing_key_shared_error_class(status);
+    CHECK(class_name != NULL && strcmp(class_name, error_class) == 0,
+          "%s: status %u (%s) has class %s, expected %s", what, (unsigned)status,
+          pulsar_routing_status_message(status), class_name ? class_name : "NULL", error_class);
+    size_t len = 0;
+    uint8_t *expected = unhex(error_hex, &len);
+    if (expected != NULL) {
+        size_t got = strlen(message);
+        if (match == 'P') {
+            CHECK(got == len + 1 && memcmp(message, expected, len) == 0 && message[len] == '}',
+                  "%s: message '%s', expected '%.*s}'", what, message, (int)len,
+                  (const char *)expected);
+        } else {
+            CHECK(same_bytes((const uint8_t *)message, got, expected, len),
+                  "%s: message '%s', expected '%.*s'", what, message, (int)len,
+                  (const char *)expected);
+        }
+        /* The static text of the code is the message's fixed start. */
+        const char *fixed = pulsar_routing_status_message(status);
+        CHECK(strncmp(message, fixed, strlen(fixed)) == 0, "%s: '%s' does not start with '%s'",
+              what, message, fixed);
+    }
+    free(expected);
+    free(message);
+}
+
+struct ks_triple {
+    uint64_t consumer;
+    int64_t start, end;
+};
+
+static int ks_triple_order(const void *a, const void *b) {
+    const struct ks_triple *x = a, *y = b;
+    if (x->consumer != y->consumer) return x->consumer < y->consumer ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Checks records (in any order) against a golden triples field. */
+static void ks_check_triples(const char *what, const pulsar_routing_assignment *records, size_t n,
+                             const char *field) {
+    struct ks_triple *got = malloc((n + 1) * sizeof *got);
+    char *copy = list_copy(field);
+    size_t count = 0;
+    char **items = copy != NULL ? split_list(copy, &count) : NULL;
+    if (got == NULL || items == NULL) {
+        fail("out of memory");
+        free(got);
+        free(copy);
+        free(items);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        got[i] = (struct ks_triple){records[i].consumer, records[i].start, records[i].end};
+    }
+    qsort(got, n, sizeof *got, ks_triple_order);
+    bool same = count == n;
+    for (size_t i = 0; same && i < n; i++) {
+        unsigned long long consumer = 0;
+        long long start = 0, end = 0;
+        same = sscanf(items[i], "%llu:%lld:%lld", &consumer, &start, &end) == 3 &&
+               consumer == got[i].consumer && start == got[i].start && end == got[i].end;
+    }
+    if (!same) {
+        fail("%s: %zu ranges, expected %zu (%.200s)", what, n, count, field);
+        for (size_t i = 0; i < n && i < 5; i++) {
+            fprintf(stderr, "  got %" PRIu64 ":%" PRId64 ":%" PRId64 "\n", got[i].consumer,
+                    got[i].start, got[i].end);
+        }
+    }
+    free(got);
+    free(copy);
+    free(items);
+}
+
+typedef pulsar_routing_status (*ks_records_fn)(const pulsar_routing_selector *,
+                                               pulsar_routing_assignment *, size_t, size_t *);
+
+/* Reads records the C way: asks for the size with an empty buffer, then
+ * fills a buffer of that size. The caller frees the result. */
+static pulsar_routing_assignment *ks_records(const pulsar_routing_selector *selector,
+                                             ks_records_fn f, size_t *n) {
+    pulsar_routing_assignment probe[1];
+    size_t needed = 0;
+    pulsar_routing_status status = f(selector, probe, 0, &needed);
+    if (status != PULSAR_ROUTING_STATUS_OK && status != PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL) {
+        fail("records: %s", pulsar_routing_status_message(status));
+        return NULL;
+    }
+    pulsar_routing_assignment *records = malloc((needed + 1) * sizeof *records);
+    if (records == NULL) {
+        fail("out of memory");
+        return NULL;
+    }
+    size_t written = 0;
+    if (needed > 0) CHECK_OK(f(selector, records, needed, &written));
+    CHECK(written == needed, "records: wrote %zu of %zu", written, needed);
+    *n = needed;
+    return records;
+}
+
+/* Checks `slot:consumer` lookups, consumer 'n' for none. */
+static void ks_check_lookups(const char *what, const pulsar_routing_selector *selector,
+                             const char *field) {
+    char *copy = list_copy(field);
+    size_t count = 0;
+    char **items = copy != NULL ? split_list(copy, &count) : NULL;
+    for (size_t i = 0; items != NULL && i < count; i++) {
+        unsigned long slot = 0;
+        char consumer[32] = "";
+        if (sscanf(items[i], "%lu:%31s", &slot, consumer) != 2) {
+            fail("%s: bad lookup '%s'", what, items[i]);
+            continue;
+        }
+        uint64_t got = UINT64_MAX;
+        pulsar_routing_status status = pulsar_routing_selector_select(selector, (uint32_t)slot, &got);
+        if (strcmp(consumer, "n") == 0) {
+            CHECK(status == PULSAR_ROUTING_STATUS_NO_CONSUMER && got == UINT64_MAX,
+                  "%s: select(%lu) gave status %u, consumer %" PRIu64 ", expected none", what,
+                  slot, (unsigned)status, got);
+        } else {
+            CHECK(status == PULSAR_ROUTING_STATUS_OK && got == strtoull(consumer, NULL, 10),
+                  "%s: select(%lu) gave status %u, consumer %" PRIu64 ", expected %s", what, slot,
+                  (unsigned)status, got, consumer);
+        }
+    }
+    free(copy);
+    free(items);
+}
+
+/* The per-consumer ranges, against a golden triples field ('-' skips the
+ * comparison), and their number of consumers against `count` (or -1). The
+ * first few consumers' ranges are read again one consumer at a time. */
+static void ks_check_consumer_ranges(const char *what, const pulsar_routing_selector *selector,
+                                     const char *field, long count) {
+    size_t n = 0;
+    pulsar_routing_assignment *ranges =
+        ks_records(selector, pulsar_routing_selector_consumer_ranges, &n);
+    if (ranges == NULL) return;
+    if (strcmp(field, "-") != 0) ks_check_triples(what, ranges, n, field);
+    struct ks_triple *sorted = malloc((n + 1) * sizeof *sorted);
+    pulsar_routing_hash_range *own = malloc((n + 1) * sizeof *own);
+    if (sorted == NULL || own == NULL) {
+        fail("out of memory");
+        free(ranges), free(sorted), free(own);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sorted[i] = (struct ks_triple){ranges[i].consumer, ranges[i].start, ranges[i].end};
+    }
+    qsort(sorted, n, sizeof *sorted, ks_triple_order);
+    size_t consumers = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && sorted[j].consumer == sorted[i].consumer) j++;
+        if (consumers++ < 3) {
+            size_t own_n = 0;
+            CHECK_OK(pulsar_routing_selector_ranges_of(selector, sorted[i].consumer, own, n,
+                                                       &own_n));
+            bool same = own_n == j - i;
+            for (size_t k = 0; same && k < own_n; k++) {
+                same = own[k].start == sorted[i + k].start && own[k].end == sorted[i + k].end;
+            }
+            CHECK(same, "%s: ranges_of(%" PRIu64 ") disagrees", what, sorted[i].consumer);
+        }
+        i = j;
+    }
+    if (count >= 0) {
+        CHECK(consumers == (size_t)count, "%s: %zu consumers with ranges, expected %ld", what,
+              consumers, count);
+    }
+    free(ranges);
+    free(sorted);
+    free(own);
+}
+
+static void check_ks_hash_row(char **f, int n) {
+    if (n != 10) {
+        fail("KH row with %d fields", n);
+        return;
+    }
+    size_t len = 0;
+    uint8_t *key = unhex(f[3], &len);
+    if (key == NULL) return;
+    int64_t murmur = 0, slot_auto = 0, slot_ch = 0, slot_classic = 0;
+    parse_i64(f[4], &murmur), parse_i64(f[5], &slot_auto), parse_i64(f[6], &slot_ch);
+    parse_i64(f[7], &slot_classic);
+    const pulsar_routing_hash_range ranges[3] = {
+        {0, 65535}, {1, 65535}, {1, PULSAR_ROUTING_CLASSIC_CONSISTENT_HASHING_RANGE_MAX}};
+    const int64_t expected[3] = {slot_auto, slot_ch, slot_classic};
+    for (int r = 0; r < 3; r++) {
+        uint32_t slot = 0;
+        CHECK_OK(pulsar_routing_slot_of(key, len, ranges[r], &slot));
+        CHECK(slot == expected[r], "slot_of in [%d, %d]: %u, expected %" PRId64, ranges[r].start,
+              ranges[r].end, slot, expected[r]);
+        /* The same key as a message's ordering key, and as its partition key. */
+        const pulsar_routing_str key_str = {key, len}, absent = {NULL, 0};
+        pulsar_routing_message_keys ordering = {key_str, absent, absent, 0, false, false};
+        pulsar_routing_message_keys partition = {absent, key_str, absent, 0, false, false};
+        uint32_t by_ordering = 0, by_partition = 0;
+        CHECK_OK(pulsar_routing_message_keys_slot(&ordering, ranges[r], &by_ordering));
+        CHECK_OK(pulsar_routing_message_keys_slot(&partition, ranges[r], &by_partition));
+        CHECK(by_ordering == expected[r] && by_partition == expected[r],
+              "message_keys_slot in [%d, %d]: %u and %u, expected %" PRId64, ranges[r].start,
+              ranges[r].end, by_ordering, by_partition, expected[r]);
+        uint32_t batch[1] = {0};
+        size_t written = 0;
+        CHECK_OK(pulsar_routing_slots_of(&key_str, 1, ranges[r], batch, 1, &written));
+        CHECK(written == 1 && batch[0] == expected[r], "slots_of: %u", batch[0]);
+    }
+    static const pulsar_routing_selector_kind kinds[3] = {
+        PULSAR_ROUTING_SELECTOR_KIND_AUTO_SPLIT, PULSAR_ROUTING_SELECTOR_KIND_CONSISTENT_HASHING,
+        PULSAR_ROUTING_SELECTOR_KIND_EXCLUSIVE};
+    const int64_t by_kind[3] = {slot_auto, slot_ch, slot_auto};
+    for (int k = 0; k < 3; k++) {
+        uint32_t slot = 0;
+        CHECK_OK(pulsar_routing_sticky_key_hash(key, len, kinds[k], &slot));
+        CHECK(slot == by_kind[k], "sticky_key_hash(%s): %u, expected %" PRId64,
+              pulsar_routing_selector_kind_name(kinds[k]), slot, by_kind[k]);
+    }
+    const pulsar_routing_str absent = {NULL, 0};
+    /* keyBytes(key): the Base64 text, which the broker decodes. */
+    uint8_t *b64 = malloc(pulsar_routing_base64_len(len) + 1);
+    size_t b64_len = 0;
+    if (b64 != NULL && pulsar_routing_encode_base64(key, len, b64, pulsar_routing_base64_len(len),
+                                                    &b64_len) == PULSAR_ROUTING_STATUS_OK) {
+        pulsar_routing_message_keys keys = {absent, {b64, b64_len}, absent, 0, true, false};
+        uint32_t hash = 0, slot = 0;
+        CHECK_OK(pulsar_routing_message_keys_check(&keys));
+        CHECK_OK(pulsar_routing_message_keys_murmur3(&keys, &hash));
+        CHECK_OK(pulsar_routing_message_keys_slot(&keys, ranges[0], &slot));
+        CHECK(hash == murmur && slot == slot_auto, "Base64 key: murmur %u, slot %u", hash, slot);
+        /* The sticky key is the decoded bytes. */
+        uint8_t *sticky = malloc(len + 1);
+        size_t sticky_len = 0;
+        if (sticky != NULL) {
+            CHECK_OK(pulsar_routing_message_keys_sticky_key(&keys, sticky, len, &sticky_len));
+            CHECK(same_bytes(sticky, sticky_len, key, len), "decoded sticky key");
+        }
+        free(sticky);
+    } else {
+        fail("Base64 of the key");
+    }
+    free(b64);
+    if (strcmp(f[2], "none_key") == 0) {
+        pulsar_routing_message_keys keys = {absent, absent, absent, 0, false, false};
+        uint32_t slot = 0;
+        CHECK_OK(pulsar_routing_message_keys_slot(&keys, ranges[1], &slot));
+        CHECK(slot == slot_ch, "a message without keys: slot %u", slot);
+    }
+    if (strcmp(f[8], "-") != 0) {
+        size_t name_len = 0;
+        uint8_t *name = unhex(f[8], &name_len);
+        uint64_t sequence_id = 0;
+        if (name != NULL && parse_u64(f[9], &sequence_id)) {
+            pulsar_routing_message_keys keys = {absent, absent, {name, name_len},
+                                                sequence_id, false, true};
+            for (int r = 0; r < 3; r++) {
+                uint32_t slot = 0;
+                CHECK_OK(pulsar_routing_message_keys_slot(&keys, ranges[r], &slot));
+                CHECK(slot == expected[r], "producer-sequence fallback: slot %u", slot);
+            }
+        }
+        free(name);
+    }
+    free(key);
+}
+
+static void check_ks_constructor_row(char **f, int n) {
+    if (n != 4) {
+        fail("KAC row with %d fields", n);
+        return;
+    }
+    int64_t size = 0;
+    parse_i64(f[1], &size);
+    pulsar_routing_selector *selector = NULL;
+    pulsar_routing_auto_split_config config = {(int32_t)size, 4};
+    pulsar_routing_status status = pulsar_routing_selector_new_auto_split(config, &selector);
+    if (strcmp(f[2], "1") == 0) {
+        CHECK(status == PULSAR_ROUTING_STATUS_OK && selector != NULL, "range size %" PRId64,
+              size);
+    } else {
+        CHECK(selector == NULL, "selector written on failure");
+        size_t len = 0;
+        uint8_t *expected = unhex(f[3], &len);
+        const char *message = pulsar_routing_status_message(status);
+        CHECK(expected != NULL &&
+                  same_bytes((const uint8_t *)message, strlen(message), expected, len),
+              "range size %" PRId64 ": %s", size, message);
+        const char *class_name = pulsar_routing_key_shared_error_class(status);
+        CHECK(class_name != NULL && strcmp(class_name, "IllegalArgumentException") == 0,
+              "range size %" PRId64 ": class", size);
+        free(expected);
+    }
+    pulsar_routing_selector_free(selector);
+}
+
+static void check_ks_ring_points_row(char **f, int n) {
+    if (n != 5) {
+        fail("KCR row with %d fields", n);
+        return;
+    }
+    size_t len = 0, count = 0;
+    uint8_t *name = unhex(f[1], &len);
+    int64_t index = 0, range_max = 0;
+    parse_i64(f[2], &index), parse_i64(f[3], &range_max);
+    int64_t *points = parse_i64_list(f[4], &count);
+    const pulsar_routing_hash_range range = {1, (int32_t)range_max};
+    for (size_t i = 0; name != NULL && points != NULL && i < count; i++) {
+        uint32_t point = 0;
+        CHECK_OK(pulsar_routing_ring_point(name, len, (uint32_t)index, (uint32_t)i, range, &point));
+        CHECK(point == points[i], "ring point %zu: %u, expected %" PRId64, i, point, points[i]);
+    }
+    free(name);
+    free(points);
+}
+
+static void check_ks_scenario_row(char **f, int n, bool consistent) {
+    free_key_shared();
+    int64_t a = 0, b = 0;
+    pulsar_routing_status status;
+    if (consistent) {
+        if (n != 4) {
+            fail("KCS row with %d fields", n);
+            return;
+        }
+        parse_i64(f[2], &a), parse_i64(f[3], &b);
+        /* Room for 2 consumers and 8 name bytes: the steps grow it. */
+        pulsar_routing_consistent_hashing_config config = {(uint32_t)a, (uint32_t)b, 2, 8};
+        status = pulsar_routing_selector_new_consistent_hashing(config, &ks_selector);
+    } else {
+        if (n != 3) {
+            fail("KAS row with %d fields", n);
+            return;
+        }
+        parse_i64(f[2], &a);
+        pulsar_routing_auto_split_config config = {(int32_t)a, 2};
+        status = pulsar_routing_selector_new_auto_split(config, &ks_selector);
+    }
+    CHECK(status == PULSAR_ROUTING_STATUS_OK, "scenario %s: %s", f[1],
+          pulsar_routing_status_message(status));
+}
+
+static void check_ks_step_row(char **f, int n, bool consistent) {
+    if (n != 16) {
+        fail("%s row with %d fields", f[0], n);
+        return;
+    }
+    pulsar_routing_selector *selector = ks_selector;
+    if (selector == NULL) {
+        fail("a step outside a scenario");
+        return;
+    }
+    uint64_t consumer = 0;
+    parse_u64(f[2], &consumer);
+    size_t name_len = 0;
+    uint8_t *name = unhex(f[3], &name_len);
+    if (name == NULL) return;
+    pulsar_routing_status status = PULSAR_ROUTING_STATUS_OK;
+    if (strcmp(f[1], "add") == 0) {
+        do {
+            status = consistent || consumer % 2 == 0
+                         ? pulsar_routing_selector_add_named(selector, consumer, name, name_len)
+                         : pulsar_routing_selector_add(selector, consumer);
+        } while (ks_grow(selector, status));
+    } else if (strcmp(f[1], "remove") == 0) {
+        status = pulsar_routing_selector_remove(selector, consumer);
+    } else {
+        fail("unknown op %s", f[1]);
+    }
+    free(name);
+    ks_check_error(f[1], selector, status, strcmp(f[4], "1") == 0, f[5], f[6], 'E');
+
+    /* The snapshot: its size and its SHA-256. */
+    size_t count = 0;
+    pulsar_routing_assignment *assignments =
+        ks_records(selector, pulsar_routing_selector_assignments, &count);
+    if (assignments != NULL) {
+        struct sha256 sha;
+        sha256_init(&sha);
+        for (size_t i = 0; i < count; i++) {
+            char line[64];
+            int len = snprintf(line, sizeof line, "%" PRId32 ",%" PRId32 ",%" PRIu64 "\n",
+                               assignments[i].start, assignments[i].end,
+                               assignments[i].consumer);
+            sha256_update(&sha, line, (size_t)len);
+        }
+        char hex[65];
+        sha256_hex(&sha, hex);
+        CHECK(strcmp(f[7], "") != 0 && (unsigned long)count == strtoul(f[7], NULL, 10),
+              "%zu assignments, expected %s", count, f[7]);
+        CHECK(strcmp(hex, f[8]) == 0, "assignments_sha256 %s, expected %s", hex, f[8]);
+    }
+    free(assignments);
+    ks_check_consumer_ranges("ranges_by_consumer", selector, f[10], strtol(f[9], NULL, 10));
+
+    /* The impact of this step. */
+    pulsar_routing_assignment probe[1];
+    size_t removed_n = 0, added_n = 0;
+    status = pulsar_routing_selector_last_impact(selector, probe, 0, &removed_n, probe, 0, &added_n);
+    CHECK(status == PULSAR_ROUTING_STATUS_OK || status == PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL,
+          "last_impact: %s", pulsar_routing_status_message(status));
+    pulsar_routing_assignment *removed = malloc((removed_n + 1) * sizeof *removed);
+    pulsar_routing_assignment *added = malloc((added_n + 1) * sizeof *added);
+    if (removed != NULL && added != NULL) {
+        size_t r = 0, a = 0;
+        CHECK_OK(pulsar_routing_selector_last_impact(selector, removed, removed_n, &r, added,
+                                                     added_n, &a));
+        CHECK(r == removed_n && a == added_n, "last_impact sizes");
+        ks_check_triples("removed", removed, r, f[11]);
+        ks_check_triples("added", added, a, f[12]);
+    }
+    free(removed);
+    free(added);
+
+    ks_check_lookups("lookups", selector, f[13]);
+    if (strcmp(f[14], "-") != 0) {
+        int64_t expected = 0, got = INT64_MIN;
+        parse_i64(f[14], &expected);
+        CHECK_OK(pulsar_routing_selector_name_index(selector, consumer, &got));
+        CHECK(got == expected, "name_index %" PRId64 ", expected %" PRId64, got, expected);
+    }
+    if (strcmp(f[15], "-") != 0) {
+        size_t expected_n = 0, got_n = 0;
+        int64_t *expected = parse_i64_list(f[15], &expected_n);
+        uint32_t *points = malloc((expected_n + 1) * sizeof *points);
+        if (expected != NULL && points != NULL) {
+            CHECK_OK(pulsar_routing_selector_ring_points(selector, consumer, points, expected_n,
+                                                         &got_n));
+            bool same = got_n == expected_n;
+            for (size_t i = 0; same && i < got_n; i++) same = points[i] == expected[i];
+            CHECK(same, "ring_points of %" PRIu64, consumer);
+        }
+        free(expected);
+        free(points);
+    }
+}
+
+static void check_ks_case_row(char **f, int n) {
+    free_key_shared();
+    if (n != 2) {
+        fail("KXC row with %d fields", n);
+        return;
+    }
+    /* Room for 2 consumers and 2 ranges: the steps grow it. */
+    pulsar_routing_exclusive_config current = {2, 2, PULSAR_ROUTING_EXCLUSIVE_MODE_CURRENT};
+    pulsar_routing_exclusive_config legacy = {2, 2, PULSAR_ROUTING_EXCLUSIVE_MODE_LEGACY_PRE_24730};
+    pulsar_routing_status status = pulsar_routing_selector_new_exclusive(current, &ks_exclusive[0]);
+    CHECK(status == PULSAR_ROUTING_STATUS_OK, "case %s: %s", f[1],
+          pulsar_routing_status_message(status));
+    CHECK_OK(pulsar_routing_selector_new_exclusive(legacy, &ks_exclusive[1]));
+}
+
+static void check_ks_exclusive_row(char **f, int n) {
+    if (n != 17) {
+        fail("KXS row with %d fields", n);
+        return;
+    }
+    if (ks_exclusive[0] == NULL || ks_exclusive[1] == NULL) {
+        fail("a step outside a case");
+        return;
+    }
+    uint64_t consumer = 0;
+    parse_u64(f[2], &consumer);
+    bool no_meta = strcmp(f[3], "N") == 0;
+    size_t count = 0;
+    char *copy = list_copy(f[3]);
+    char **items = copy != NULL ? split_list(copy, &count) : NULL;
+    pulsar_routing_hash_range *ranges = malloc((count + 1) * sizeof *ranges);
+    if (items == NULL || ranges == NULL) {
+        fail("out of memory");
+        free(copy), free(items), free(ranges);
+        return;
+    }
+    for (size_t i = 0; !no_meta && i < count; i++) {
+        long long start = 0, end = 0;
+        CHECK(sscanf(items[i], "%lld:%lld", &start, &end) == 2, "bad range '%s'", items[i]);
+        ranges[i] = (pulsar_routing_hash_range){(int32_t)start, (int32_t)end};
+    }
+    if (strcmp(f[4], "-") != 0) {
+        /* The client's check, as ConsumerBuilder.keySharedPolicy runs it. */
+        size_t expected_len = 0, written = 0;
+        uint8_t *expected = unhex(f[4], &expected_len);
+        char message[512] = "ok";
+        pulsar_routing_status status = pulsar_routing_validate_sticky_ranges(ranges, count);
+        if (status != PULSAR_ROUTING_STATUS_OK) {
+            memcpy(message, "error: ", 7);
+            CHECK_OK(pulsar_routing_validate_sticky_ranges_error_message(
+                ranges, count, (uint8_t *)message + 7, sizeof message - 8, &written));
+            message[7 + written] = '\0';
+            const char *class_name = pulsar_routing_key_shared_error_class(status);
+            CHECK(class_name != NULL && strcmp(class_name, "IllegalArgumentException") == 0,
+                  "validate: class of %u", (unsigned)status);
+        } else {
+            CHECK_OK(pulsar_routing_validate_sticky_ranges_error_message(
+                ranges, count, (uint8_t *)message + 7, sizeof message - 8, &written));
+            CHECK(written == 0, "a message for valid ranges");
+        }
+        CHECK(expected != NULL && same_bytes((const uint8_t *)message, strlen(message), expected,
+                                             expected_len),
+              "client_validate: '%s', expected '%.*s'", message, (int)expected_len,
+              expected ? (const char *)expected : "");
+        free(expected);
+    }
+    for (int rules = 0; rules < 2; rules++) {
+        char **r = f + 5 + 6 * rules;
+        const char *what = rules == 0 ? "current rules" : "rules before #24730";
+        pulsar_routing_selector *selector = ks_exclusive[rules];
+        pulsar_routing_status status = PULSAR_ROUTING_STATUS_OK;
+        if (strcmp(f[1], "add") == 0) {
+            do {
+                status = pulsar_routing_selector_add_ranges(selector, consumer,
+                                                            no_meta ? NULL : ranges, count);
+            } while (ks_grow(selector, status));
+        } else if (strcmp(f[1], "remove") == 0) {
+            status = pulsar_routing_selector_remove(selector, consumer);
+        } else {
+            fail("unknown op %s", f[1]);
+        }
+        ks_check_error(what, selector, status, strcmp(r[0], "1") == 0, r[1], r[2], r[3][0]);
+        ks_check_consumer_ranges(what, selector, r[4], -1);
+        ks_check_lookups(what, selector, r[5]);
+        /* STICKY mode has no impact. */
+        pulsar_routing_assignment probe[1];
+        size_t removed_n = 1, added_n = 1;
+        CHECK_OK(pulsar_routing_selector_last_impact(selector, probe, 0, &removed_n, probe, 0,
+                                                     &added_n));
+        CHECK(removed_n == 0 && added_n == 0, "%s: an exclusive impact", what);
+    }
+    free(copy);
+    free(items);
+    free(ranges);
+}
+
 /* --- checks that need no golden row ----------------------------------------------------- */
 
 static void check_version(void) {
@@ -1375,8 +2069,13 @@ static void check_status_messages(void) {
     CHECK(strcmp(pulsar_routing_status_message(PULSAR_ROUTING_STATUS_MISSING_UPPER_BOUND),
                  "Invalid bundle range: missing upper bound") == 0,
           "bundle message");
+    CHECK(strcmp(pulsar_routing_status_message(PULSAR_ROUTING_STATUS_NO_MORE_RANGE),
+                 "No more range can assigned to new consumer, assigned consumers") == 0,
+          "Key_Shared message");
+    CHECK(pulsar_routing_key_shared_error_class(PULSAR_ROUTING_STATUS_NO_CONSUMER) == NULL,
+          "no Java class for the library's own codes");
     /* Every new code has a message of its own. */
-    for (unsigned code = 400; code < 600; code++) {
+    for (unsigned code = 400; code < 700; code++) {
         const char *text = pulsar_routing_status_message(code);
         CHECK(text != NULL, "message of %u", code);
     }
@@ -1407,11 +2106,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "could not create the routers\n");
         return 1;
     }
-    enum { KINDS = 23 };
+    enum { KINDS = 32 };
     unsigned long rows = 0, kinds_seen[KINDS] = {0};
     static const char *const kinds[KINDS] = {
-        "H",  "K",  "B",  "RB", "RS",  "S",   "M",  "TP", "TE", "TI", "DB", "TB",
-        "TBE", "TBP", "HB", "PR", "PRE", "SP", "SE", "BB", "BBE", "VF", "CS"};
+        "H",   "K",   "B",   "RB",  "RS",  "S",   "M",   "TP",  "TE",  "TI",  "DB",
+        "TB",  "TBE", "TBP", "HB",  "PR",  "PRE", "SP",  "SE",  "BB",  "BBE", "VF",
+        "CS",  "KH",  "KAC", "KAS", "KAP", "KCR", "KCS", "KCP", "KXC", "KXS"};
     long expected_rows = -1;
     char *line = NULL;
     size_t cap = 0;
@@ -1463,6 +2163,15 @@ int main(int argc, char **argv) {
         case 20: check_bundles_from_boundaries_row(fields, n, false); break;
         case 21: check_validate_full_range_row(fields, n); break;
         case 22: check_can_split_row(fields, n); break;
+        case 23: check_ks_hash_row(fields, n); break;
+        case 24: check_ks_constructor_row(fields, n); break;
+        case 25: check_ks_scenario_row(fields, n, false); break;
+        case 26: check_ks_step_row(fields, n, false); break;
+        case 27: check_ks_ring_points_row(fields, n); break;
+        case 28: check_ks_scenario_row(fields, n, true); break;
+        case 29: check_ks_step_row(fields, n, true); break;
+        case 30: check_ks_case_row(fields, n); break;
+        case 31: check_ks_exclusive_row(fields, n); break;
         default: fail("unknown row kind '%s'", fields[0]);
         }
         if (kind >= 0) kinds_seen[kind]++;
@@ -1475,6 +2184,7 @@ int main(int argc, char **argv) {
     free(line);
     fclose(in);
     free_routers();
+    free_key_shared();
 
     run_extra("version", check_version);
     run_extra("status messages", check_status_messages);
@@ -1492,6 +2202,9 @@ int main(int argc, char **argv) {
     printf("golden rows by kind:");
     for (int k = 0; k < KINDS; k++) printf(" %s=%lu", kinds[k], kinds_seen[k]);
     printf("\n");
+    printf("Key_Shared steps: %lu AutoSplit, %lu consistent hashing, %lu exclusive (both "
+           "rules); %lu selector reserves\n",
+           kinds_seen[26], kinds_seen[29], kinds_seen[31], ks_reserves);
     printf("golden: %lu passed, %lu failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

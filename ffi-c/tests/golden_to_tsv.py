@@ -3,7 +3,8 @@
 
 C has no gzip or JSON reader at hand, so this script (standard library only)
 flattens every Java row of testdata/golden/hash.jsonl.gz, routing.jsonl.gz,
-topics.jsonl.gz and bundles.jsonl.gz into lines. The cpp_* and go_* fields
+topics.jsonl.gz, bundles.jsonl.gz and the four keyshared_*.jsonl.gz into
+lines. The cpp_* and go_* fields
 are dropped: the library reproduces the Java client and broker. Byte
 strings and all text (topic names, messages, bundle keys) travel as
 lower-case UTF-8 hex, so nothing can contain a tab, a comma or a newline.
@@ -57,15 +58,47 @@ Line formats (fields separated by one tab; '-' marks an absent value; a
     VF  boundaries_hex_list valid(0|1)
     CS  bundle can_split(0|1)
 
+  keyshared_*.jsonl ("triples" are comma-separated consumer:start:end,
+  sorted by consumer then start, for per-consumer range maps; "lookups" are
+  comma-separated slot:consumer, with consumer 'n' for none; an error is
+  error_class and error_hex, '-' '-' without one):
+    KH  idx category key_hex murmur3_31 slot_0_65535 slot_1_65535
+        slot_1_2147483646 fallback_name_hex|- fallback_sequence_id|-
+    KAC range_size ok(0|1) error_hex|-
+    KAS id range_size            (starts an AutoSplit scenario)
+    KCR name_hex name_index range_max points_list
+    KCS id points range_max      (starts a consistent-hashing scenario)
+    KAP/KCP (a step of the current AutoSplit / consistent-hashing scenario)
+        op consumer name_hex ok(0|1) error_class|- error_hex|-
+        assignments_count assignments_sha256 ranges_by_consumer_count
+        ranges_by_consumer_triples|- removed_triples added_triples lookups
+        name_index|- ring_points_list|-
+        (ranges_by_consumer is '-' when the golden step leaves it out;
+        the sha256 was checked here against the full assignments when
+        the step has them)
+    KXC id                       (starts an exclusive case)
+    KXS op consumer ranges client_validate_hex|-
+        then for the current rules and for the rules before #24730:
+        ok(0|1) error_class|- error_hex|- error_match(E|P|-)
+        ranges_by_consumer_triples lookups
+        (ranges: 'N' for no KeySharedMeta, else comma-separated start:end,
+        empty for an empty list; error_match P: the library's message is
+        the Java one cut after the consumer id, which Java follows with the
+        broker's Consumer.toString())
+
     END number_of_rows_above
 
 Lines starting with '#' are comments. The END line lets the C program tell
 a complete file from a truncated one.
 
-Usage: golden_to_tsv.py OUTPUT.tsv
+Usage: golden_to_tsv.py OUTPUT.tsv [SAMPLE.tsv]
+
+SAMPLE.tsv, when given, gets the same rows with only one Key_Shared
+scenario, case and hash row in 25 (SAMPLE_EVERY): the valgrind run uses it.
 """
 
 import gzip
+import hashlib
 import json
 import re
 import sys
@@ -284,23 +317,167 @@ def bundle_lines(row):
     raise ValueError(f"unknown bundles kind {kind!r}")
 
 
-def main(argv):
-    if len(argv) != 2:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
-    lines = [hash_line(row) for row in rows("hash")]
-    lines += [routing_line(row) for row in rows("routing")]
-    lines += [line for row in rows("topics") for line in topic_lines(row)]
-    lines += [line for row in rows("bundles") for line in bundle_lines(row)]
-    counts = Counter(line[0] for line in lines)
-    with open(argv[1], "w", encoding="ascii", newline="\n") as out:
+def triples(ranges):
+    """A per-consumer map of ranges as sorted consumer:start:end triples."""
+    items = sorted((int(c), r[0], r[1]) for c, rs in ranges.items() for r in rs)
+    return ",".join(f"{c}:{a}:{b}" for c, a, b in items)
+
+
+def lookups(pairs):
+    return ",".join(f"{slot}:{'n' if c is None else c}" for slot, c in pairs)
+
+
+def sha256_of(assignments):
+    text = "".join(f"{a},{b},{c}\n" for a, b, c in assignments)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def error_fields(result):
+    if result["ok"]:
+        return ["-", "-"]
+    return [result["error_class"], hexs(result["error"])]
+
+
+def keyshared_hash_line(row):
+    fallback_name, fallback_seq = "-", "-"
+    if row["category"] == "fallback_producer_seq":
+        name, seq = row["key_utf8"].rsplit("-", 1)
+        if int(seq) < 0 or f"{name}-{int(seq)}" != row["key_utf8"]:
+            raise ValueError(f"unexpected fallback key: {row}")
+        fallback_name, fallback_seq = hexs(name), seq
+    if row["category"] == "none_key" and row["key_hex"] != b"NONE_KEY".hex():
+        raise ValueError(f"none_key row that is not NONE_KEY: {row}")
+    return ["KH", str(row["idx"]), row["category"], row["key_hex"],
+            str(row["pulsar_murmur3_31"]), str(row["hash_range_0_65535"]),
+            str(row["hash_range_1_65535"]), str(row["hash_range_1_2147483646"]),
+            fallback_name, fallback_seq]
+
+
+def scenario_step_line(tag, step):
+    if "assignments" in step:
+        if sha256_of(step["assignments"]) != step["assignments_sha256"]:
+            raise ValueError(f"assignments_sha256 disagrees with assignments: {step}")
+        if len(step["assignments"]) != step["assignments_count"]:
+            raise ValueError(f"assignments_count disagrees with assignments: {step}")
+    rbc = step.get("ranges_by_consumer")
+    index = step.get("name_index")
+    points = step.get("ring_points")
+    return [tag, step["op"], str(step["consumer_id"]), hexs(step["name"]),
+            flag(step["ok"]), *error_fields(step), str(step["assignments_count"]),
+            step["assignments_sha256"], str(step["ranges_by_consumer_count"]),
+            "-" if rbc is None else triples(rbc), triples(step["removed"]),
+            triples(step["added"]), lookups(step["lookups"]),
+            "-" if index is None else str(index),
+            "-" if points is None else join(points)]
+
+
+CONFLICT = re.compile(r"(Range conflict with consumer Consumer\{consumerId=\d+),")
+
+
+def exclusive_result_fields(result):
+    fields = [flag(result["ok"]), *error_fields(result)]
+    if result["ok"]:
+        fields.append("-")
+    else:
+        match = CONFLICT.match(result["error"])
+        if match:
+            fields[2] = hexs(match.group(1))
+            fields.append("P")
+        else:
+            fields.append("E")
+    return fields + [triples(result["ranges_by_consumer"]), lookups(result["lookups"])]
+
+
+def exclusive_step_line(step):
+    if "ranges" not in step or step["ranges"] is None:
+        ranges = "N"
+    else:
+        ranges = ",".join(f"{a}:{b}" for a, b in step["ranges"])
+    validate = step.get("client_validate")
+    if validate is None or validate.startswith("n/a") or step.get("ranges") is None:
+        validate = "-"
+    else:
+        validate = hexs(validate)
+    if step["broker"]["lookups"] != step["broker_pre_24730"]["lookups"] and [
+            p[0] for p in step["broker"]["lookups"]] != [
+            p[0] for p in step["broker_pre_24730"]["lookups"]]:
+        raise ValueError(f"different lookup slots: {step}")
+    return ["KXS", step["op"], str(step["consumer_id"]), ranges, validate,
+            *exclusive_result_fields(step["broker"]),
+            *exclusive_result_fields(step["broker_pre_24730"])]
+
+
+# The valgrind run replays one Key_Shared scenario, case and hash row in
+# this many: the selectors run unoptimised there, and slowly.
+SAMPLE_EVERY = 25
+
+
+def keyshared_lines(sample):
+    """The Key_Shared rows; with `sample`, one hash row, scenario and case
+    in SAMPLE_EVERY (and every constructor and ring-points row)."""
+    keep = (lambda n: n % SAMPLE_EVERY == 0) if sample else (lambda n: True)
+    lines = []
+    hash_rows = [row for row in rows("keyshared_hash") if row["type"] == "key"]
+    lines += [keyshared_hash_line(row) for n, row in enumerate(hash_rows) if keep(n)]
+    scenarios = 0
+    for row in rows("keyshared_autosplit"):
+        if row["type"] == "constructor":
+            lines.append(["KAC", str(row["range_size"]), flag(row["ok"]),
+                          hexs(row["error"]) if not row["ok"] else "-"])
+        elif row["type"] == "scenario":
+            if keep(scenarios):
+                lines.append(["KAS", row["id"], str(row["range_size"])])
+                lines += [scenario_step_line("KAP", step) for step in row["steps"]]
+            scenarios += 1
+    scenarios = 0
+    for row in rows("keyshared_consistent"):
+        if row["type"] == "ring_points":
+            if bytes.fromhex(row["name_utf8_hex"]).decode("utf-8") != row["name"]:
+                raise ValueError(f"name_utf8_hex does not match name: {row}")
+            lines.append(["KCR", row["name_utf8_hex"], str(row["name_index"]),
+                          str(row["range_max"]), join(row["points"])])
+        elif row["type"] == "scenario":
+            if row["range_min"] != 1:
+                raise ValueError(f"range_min is not 1: {row}")
+            if keep(scenarios):
+                lines.append(["KCS", row["id"], str(row["points"]), str(row["range_max"])])
+                lines += [scenario_step_line("KCP", step) for step in row["steps"]]
+            scenarios += 1
+    cases = 0
+    for row in rows("keyshared_exclusive"):
+        if row["type"] == "case":
+            if keep(cases):
+                lines.append(["KXC", row["id"]])
+                lines += [exclusive_step_line(step) for step in row["steps"]]
+            cases += 1
+    return lines
+
+
+def write_tsv(path, lines):
+    with open(path, "w", encoding="ascii", newline="\n") as out:
         out.write("# Generated by ffi-c/tests/golden_to_tsv.py from testdata/golden; "
                   "format in that script.\n")
         for line in lines:
             out.write("\t".join(line) + "\n")
         out.write(f"END\t{len(lines)}\n")
-    summary = " ".join(f"{tag}={n}" for tag, n in sorted(counts.items()))
-    print(f"golden_to_tsv: {len(lines)} rows ({summary})", file=sys.stderr)
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print("usage: golden_to_tsv.py OUTPUT.tsv [SAMPLE.tsv]", file=sys.stderr)
+        return 2
+    lines = [hash_line(row) for row in rows("hash")]
+    lines += [routing_line(row) for row in rows("routing")]
+    lines += [line for row in rows("topics") for line in topic_lines(row)]
+    lines += [line for row in rows("bundles") for line in bundle_lines(row)]
+    outputs = [(argv[1], lines + keyshared_lines(sample=False))]
+    if len(argv) == 3:
+        outputs.append((argv[2], lines + keyshared_lines(sample=True)))
+    for path, all_lines in outputs:
+        write_tsv(path, all_lines)
+        counts = Counter(line[0] for line in all_lines)
+        summary = " ".join(f"{tag}={n}" for tag, n in sorted(counts.items()))
+        print(f"golden_to_tsv: {len(all_lines)} rows ({summary})", file=sys.stderr)
     return 0
 
 

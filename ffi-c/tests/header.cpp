@@ -20,6 +20,15 @@ static_assert(std::is_standard_layout<pulsar_routing_topic_name>::value, "topic 
 static_assert(std::is_standard_layout<pulsar_routing_bundle_range>::value, "range is a C struct");
 static_assert(std::is_same<pulsar_routing_topic_name_rules, uint32_t>::value, "rules width");
 static_assert(PULSAR_ROUTING_NO_BUNDLE == SIZE_MAX, "no-bundle index");
+static_assert(sizeof(pulsar_routing_hash_range) == 8, "a hash range is two int32_t");
+static_assert(sizeof(pulsar_routing_assignment) == 16, "an assignment has no padding");
+static_assert(offsetof(pulsar_routing_assignment, consumer) == 8, "assignment layout");
+static_assert(std::is_standard_layout<pulsar_routing_message_keys>::value, "keys are a C struct");
+static_assert(std::is_standard_layout<pulsar_routing_selector_capacity>::value, "a C struct");
+static_assert(std::is_same<pulsar_routing_selector_kind, uint32_t>::value, "kind width");
+static_assert(std::is_same<pulsar_routing_exclusive_mode, uint32_t>::value, "mode width");
+static_assert(PULSAR_ROUTING_STATUS_NO_CONSUMER == 600, "Key_Shared codes start at 600");
+static_assert(PULSAR_ROUTING_CLASSIC_CONSISTENT_HASHING_RANGE_MAX == 2147483646, "Classic range");
 static_assert(PULSAR_ROUTING_VERSION_NUMBER ==
                   ((PULSAR_ROUTING_VERSION_MAJOR << 16) | (PULSAR_ROUTING_VERSION_MINOR << 8) |
                    PULSAR_ROUTING_VERSION_PATCH),
@@ -79,9 +88,50 @@ pulsar_routing_status bundle_key(const char *topic, size_t len, char *key, size_
     return status;
 }
 
+// A Key_Shared round trip, the way a C++ caller would write it: a
+// consistent-hashing selector, a message routed to its consumer, and the
+// snapshot read back.
+pulsar_routing_status key_shared(const char *ordering_key, size_t len, uint64_t *consumer,
+                                 pulsar_routing_assignment *assignments, size_t cap,
+                                 size_t *written) {
+    pulsar_routing_consistent_hashing_config config{PULSAR_ROUTING_DEFAULT_CONSISTENT_HASHING_POINTS,
+                                                    PULSAR_ROUTING_CONSISTENT_HASHING_RANGE_MAX, 4,
+                                                    256};
+    pulsar_routing_selector *selector = nullptr;
+    pulsar_routing_status status = pulsar_routing_selector_new_consistent_hashing(config, &selector);
+    if (status != PULSAR_ROUTING_STATUS_OK) {
+        return status;
+    }
+    const char name[] = "consumer-a";
+    status = pulsar_routing_selector_add_named(selector, 1, reinterpret_cast<const uint8_t *>(name),
+                                               sizeof name - 1);
+    pulsar_routing_selector_capacity capacity{8, 512, 0};
+    if (status == PULSAR_ROUTING_STATUS_OK) {
+        status = pulsar_routing_selector_reserve(selector, capacity);
+    }
+    const pulsar_routing_str absent{nullptr, 0};
+    pulsar_routing_message_keys keys{
+        {reinterpret_cast<const uint8_t *>(ordering_key), len}, absent, absent, 0, false, false};
+    if (status == PULSAR_ROUTING_STATUS_OK) {
+        status = pulsar_routing_selector_select_message(selector, &keys, consumer);
+    }
+    if (status == PULSAR_ROUTING_STATUS_OK) {
+        status = pulsar_routing_selector_assignments(selector, assignments, cap, written);
+    }
+    pulsar_routing_selector_free(selector);
+    const pulsar_routing_hash_range sticky[2]{{0, 32767}, {32768, 65535}};
+    if (status == PULSAR_ROUTING_STATUS_OK) {
+        status = pulsar_routing_validate_sticky_ranges(sticky, 2);
+    }
+    return status;
+}
+
 }  // namespace
 
 // Referenced so that -Wunused-function stays quiet without a main().
 pulsar_routing_status (*const pulsar_routing_cpp_route)(const char *, size_t, uint32_t *) = route;
 pulsar_routing_status (*const pulsar_routing_cpp_bundle_key)(const char *, size_t, char *, size_t,
                                                              size_t *) = bundle_key;
+pulsar_routing_status (*const pulsar_routing_cpp_key_shared)(const char *, size_t, uint64_t *,
+                                                             pulsar_routing_assignment *, size_t,
+                                                             size_t *) = key_shared;

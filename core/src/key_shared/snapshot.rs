@@ -18,6 +18,8 @@ use super::ConsumerId;
 /// assert_eq!(r.len(), 32768);
 /// assert!(r.contains(32767) && !r.contains(32768));
 /// ```
+// `#[repr(C)]` so that C callers can pass their `{start, end}` arrays as is.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HashRange {
     /// The first slot.

@@ -132,7 +132,22 @@ fn status_codes_are_unique_and_stable() {
         assert_eq!(S::from_code(status as u32), Some(status));
         assert_eq!(message(status as u32), status.message().to_str().unwrap());
     }
-    for unknown in [11, 99, 104, 201, 304, 409, 523, 600, u32::MAX] {
+    for unknown in [
+        15,
+        99,
+        104,
+        201,
+        304,
+        409,
+        523,
+        602,
+        617,
+        631,
+        644,
+        655,
+        700,
+        u32::MAX,
+    ] {
         assert_eq!(S::from_code(unknown), None);
         assert_eq!(message(unknown), "unknown status code");
     }

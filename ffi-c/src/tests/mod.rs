@@ -2,14 +2,17 @@
 //! needs no `rlib` (whose `libpulsar_routing.rlib` would collide with the
 //! core's in `target/`). They call the exported functions the way C does.
 //!
-//! - `api`: every function with NULLs, bad values and good ones;
+//! - `api`: every function with NULLs, bad values and good ones (and
+//!   `bundles`, `topic_names`, `key_shared` for those parts);
 //! - `no_alloc`: a counting global allocator (per thread, so the other
 //!   tests of this binary cannot disturb it) proving that only the router
-//!   constructors allocate;
+//!   and selector constructors (and `pulsar_routing_selector_reserve`)
+//!   allocate;
 //! - `version`: the library's and the header's versions are Cargo's.
 
 mod api;
 mod bundles;
+mod key_shared;
 mod no_alloc;
 mod topic_names;
 mod version;

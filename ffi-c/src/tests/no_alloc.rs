@@ -1,6 +1,7 @@
 //! Routing and hashing through the C API never touch the heap: only the
-//! `*_new` router constructors allocate. A counting global allocator proves
-//! it for every kind of key and router.
+//! `*_new` router and selector constructors (and
+//! `pulsar_routing_selector_reserve`) allocate. A counting global allocator
+//! proves it for every kind of key, router and selector.
 //!
 //! The count is per thread, so the test harness's own threads (output
 //! capture, other tests) cannot disturb it.
@@ -555,5 +556,321 @@ fn topic_names_and_bundles_allocate_nothing() {
             )
         });
         assert!(written > 0, "the flow split should split");
+    }
+}
+
+#[test]
+fn key_shared_allocates_nothing() {
+    use crate::key_shared::selector::*;
+    use crate::key_shared::sticky_key::*;
+    use crate::key_shared::*;
+    use crate::text::pulsar_routing_str;
+
+    let str_of = |s: &'static [u8]| pulsar_routing_str {
+        data: s.as_ptr(),
+        len: s.len(),
+    };
+    let absent = pulsar_routing_str {
+        data: std::ptr::null(),
+        len: 0,
+    };
+    let long_key: &'static [u8] = vec![0x5au8; 1000].leak();
+    let keys = [str_of(b"order-17"), str_of(b""), str_of(long_key)];
+    let messages = [
+        pulsar_routing_message_keys {
+            ordering_key: absent,
+            partition_key: str_of(b"aGVsbG8gd29ybGQ="),
+            producer_name: absent,
+            sequence_id: 0,
+            partition_key_b64_encoded: true,
+            has_sequence_id: false,
+        },
+        pulsar_routing_message_keys {
+            ordering_key: absent,
+            partition_key: absent,
+            producer_name: str_of(b"producer-1"),
+            sequence_id: 42,
+            partition_key_b64_encoded: false,
+            has_sequence_id: true,
+        },
+        pulsar_routing_message_keys {
+            ordering_key: absent,
+            partition_key: str_of(b"a"),
+            producer_name: absent,
+            sequence_id: 0,
+            partition_key_b64_encoded: true,
+            has_sequence_id: false,
+        },
+    ];
+    let range = |start, end| pulsar_routing_hash_range { start, end };
+    let mut selectors = [std::ptr::null_mut(); 3];
+    // SAFETY: live out-parameters; the constructors allocate, outside the
+    // counted calls.
+    unsafe {
+        assert_eq!(
+            pulsar_routing_selector_new_auto_split(
+                pulsar_routing_auto_split_config {
+                    range_size: 65536,
+                    max_consumers: 8
+                },
+                &mut selectors[0]
+            ),
+            S::Ok
+        );
+        assert_eq!(
+            pulsar_routing_selector_new_consistent_hashing(
+                pulsar_routing_consistent_hashing_config {
+                    points: 100,
+                    range_max: 65535,
+                    max_consumers: 8,
+                    name_bytes: 512
+                },
+                &mut selectors[1]
+            ),
+            S::Ok
+        );
+        assert_eq!(
+            pulsar_routing_selector_new_exclusive(
+                pulsar_routing_exclusive_config {
+                    max_consumers: 8,
+                    max_ranges: 32,
+                    mode: PULSAR_ROUTING_EXCLUSIVE_MODE_CURRENT
+                },
+                &mut selectors[2]
+            ),
+            S::Ok
+        );
+    }
+    let [auto, ch, ex] = selectors;
+    let mut slot = 0u32;
+    let mut slots = [0u32; 3];
+    let mut consumers = [0u64; 3];
+    let mut consumer = 0u64;
+    let mut written = 0usize;
+    let mut written2 = 0usize;
+    let mut buf = [0u8; 256];
+    let mut records = [crate::key_shared::pulsar_routing_assignment::default(); 512];
+    let mut records2 = [crate::key_shared::pulsar_routing_assignment::default(); 512];
+    let mut ranges = [range(0, 0); 64];
+    let mut points = [0u32; 128];
+    let mut index = 0i64;
+    let mut words = 0usize;
+    let mut kind = 0u32;
+    let mut flag = false;
+    let mut capacity = pulsar_routing_selector_capacity::default();
+    let mut key_range = range(0, 0);
+    // With consumer 2's [40000, 50000], the whole range has an owner.
+    let sticky = [range(0, 39999), range(50001, 65535)];
+    let conflicting = [range(5000, 25000)];
+    // SAFETY: every closure below passes live handles and pointers to live
+    // locals of the right types and lengths; each handle is used by this
+    // thread only.
+    unsafe {
+        for (i, kind_value) in [0u32, 1, 2].into_iter().enumerate() {
+            let key = keys[i];
+            assert_no_alloc("sticky_key_hash", || {
+                pulsar_routing_sticky_key_hash(key.data, key.len, kind_value, &mut slot)
+            });
+        }
+        assert_no_alloc("slot_of", || {
+            pulsar_routing_slot_of(
+                long_key.as_ptr(),
+                long_key.len(),
+                range(1, 2_147_483_646),
+                &mut slot,
+            )
+        });
+        assert_no_alloc("slots_of", || {
+            pulsar_routing_slots_of(
+                keys.as_ptr(),
+                3,
+                range(0, 65535),
+                slots.as_mut_ptr(),
+                3,
+                &mut written,
+            )
+        });
+        for m in &messages {
+            assert_no_alloc("message_keys_sticky_key", || {
+                pulsar_routing_message_keys_sticky_key(m, buf.as_mut_ptr(), 256, &mut written)
+            });
+            assert_no_alloc("message_keys_murmur3", || {
+                pulsar_routing_message_keys_murmur3(m, &mut slot)
+            });
+            assert_no_alloc("message_keys_slot", || {
+                pulsar_routing_message_keys_slot(m, range(1, 65535), &mut slot)
+            });
+            assert_no_alloc("message_keys_error_message", || {
+                pulsar_routing_message_keys_error_message(m, buf.as_mut_ptr(), 256, &mut written)
+            });
+        }
+        assert_no_alloc("ring_point", || {
+            pulsar_routing_ring_point(b"c1".as_ptr(), 2, 3, 99, range(1, 65535), &mut slot)
+        });
+        assert_no_alloc("validate_sticky_ranges", || {
+            pulsar_routing_validate_sticky_ranges(sticky.as_ptr(), 2)
+        });
+        assert_no_alloc("validate_sticky_ranges_error_message", || {
+            pulsar_routing_validate_sticky_ranges_error_message(
+                [range(0, 10), range(5, 70000)].as_ptr(),
+                2,
+                buf.as_mut_ptr(),
+                256,
+                &mut written,
+            )
+        });
+        assert_no_alloc("selector_kind_from_name", || {
+            pulsar_routing_selector_kind_from_name(b"exclusive".as_ptr(), 9, &mut kind)
+        });
+        assert_no_alloc("storage_words", || {
+            pulsar_routing_consistent_hashing_config_storage_words(
+                pulsar_routing_consistent_hashing_config {
+                    points: 100,
+                    range_max: 65535,
+                    max_consumers: 10_000,
+                    name_bytes: 640_000,
+                },
+                &mut words,
+            )
+        });
+
+        // Membership changes that fit the capacity allocate nothing.
+        for (sel, name) in [(auto, "auto split"), (ch, "consistent hashing")] {
+            assert_eq!(
+                pulsar_routing_selector_add_named(sel, 1, b"c1".as_ptr(), 2),
+                S::Ok
+            );
+            assert_eq!(
+                pulsar_routing_selector_add_named(sel, 2, b"c2".as_ptr(), 2),
+                S::Ok
+            );
+            assert_no_alloc(name, || {
+                let status = pulsar_routing_selector_add_named(sel, 3, b"c3".as_ptr(), 2);
+                assert_eq!(status, S::Ok);
+                pulsar_routing_selector_remove(sel, 3)
+            });
+            assert_no_alloc("failed add and its message", || {
+                assert_eq!(
+                    pulsar_routing_selector_add_named(sel, 1, b"c1".as_ptr(), 2),
+                    S::DuplicateConsumer
+                );
+                pulsar_routing_selector_last_error_message(sel, buf.as_mut_ptr(), 256, &mut written)
+            });
+        }
+        assert_eq!(
+            pulsar_routing_selector_add_ranges(ex, 1, sticky.as_ptr(), 2),
+            S::Ok
+        );
+        assert_no_alloc("exclusive add and remove", || {
+            let status =
+                pulsar_routing_selector_add_ranges(ex, 2, [range(40000, 50000)].as_ptr(), 1);
+            assert_eq!(status, S::Ok);
+            pulsar_routing_selector_remove(ex, 2)
+        });
+        assert_no_alloc("exclusive conflict and its message", || {
+            let status = pulsar_routing_selector_add_ranges(ex, 2, conflicting.as_ptr(), 1);
+            assert_eq!(status, S::HashRangeConflict);
+            pulsar_routing_selector_last_error_message(ex, buf.as_mut_ptr(), 256, &mut written)
+        });
+        let second = [range(40000, 50000)];
+        assert_eq!(
+            pulsar_routing_selector_add_ranges(ex, 2, second.as_ptr(), 1),
+            S::Ok
+        );
+        assert_no_alloc("reserve without growth", || {
+            pulsar_routing_selector_reserve(
+                ch,
+                pulsar_routing_selector_capacity {
+                    max_consumers: 4,
+                    name_bytes: 8,
+                    max_ranges: 0,
+                },
+            )
+        });
+
+        for sel in [auto, ch, ex] {
+            let c = sel.cast_const();
+            assert_no_alloc("select", || {
+                pulsar_routing_selector_select(c, 5000, &mut consumer)
+            });
+            assert_no_alloc("select_key", || {
+                pulsar_routing_selector_select_key(
+                    c,
+                    long_key.as_ptr(),
+                    long_key.len(),
+                    &mut consumer,
+                )
+            });
+            assert_no_alloc("select_message", || {
+                pulsar_routing_selector_select_message(c, &messages[1], &mut consumer)
+            });
+            assert_no_alloc("select_keys", || {
+                pulsar_routing_selector_select_keys(
+                    c,
+                    keys.as_ptr(),
+                    3,
+                    u64::MAX,
+                    consumers.as_mut_ptr(),
+                    3,
+                    &mut written,
+                )
+            });
+            assert_no_alloc("select_messages", || {
+                pulsar_routing_selector_select_messages(
+                    c,
+                    messages.as_ptr(),
+                    3,
+                    u64::MAX,
+                    consumers.as_mut_ptr(),
+                    3,
+                    &mut written,
+                )
+            });
+            assert_no_alloc("assignments", || {
+                pulsar_routing_selector_assignments(c, records.as_mut_ptr(), 512, &mut written)
+            });
+            assert_no_alloc("consumer_ranges", || {
+                pulsar_routing_selector_consumer_ranges(c, records.as_mut_ptr(), 512, &mut written)
+            });
+            assert_no_alloc("ranges_of", || {
+                pulsar_routing_selector_ranges_of(c, 1, ranges.as_mut_ptr(), 64, &mut written)
+            });
+            assert_no_alloc("last_impact", || {
+                pulsar_routing_selector_last_impact(
+                    c,
+                    records.as_mut_ptr(),
+                    512,
+                    &mut written,
+                    records2.as_mut_ptr(),
+                    512,
+                    &mut written2,
+                )
+            });
+            assert_no_alloc("last_error_message", || {
+                pulsar_routing_selector_last_error_message(c, buf.as_mut_ptr(), 256, &mut written)
+            });
+            assert_no_alloc("len", || pulsar_routing_selector_len(c, &mut written));
+            assert_no_alloc("contains", || {
+                pulsar_routing_selector_contains(c, 1, &mut flag)
+            });
+            assert_no_alloc("get_kind", || {
+                pulsar_routing_selector_get_kind(c, &mut kind)
+            });
+            assert_no_alloc("get_capacity", || {
+                pulsar_routing_selector_get_capacity(c, &mut capacity)
+            });
+            assert_no_alloc("key_hash_range", || {
+                pulsar_routing_selector_key_hash_range(c, &mut key_range)
+            });
+        }
+        assert_no_alloc("name_index", || {
+            pulsar_routing_selector_name_index(ch, 1, &mut index)
+        });
+        assert_no_alloc("ring_points", || {
+            pulsar_routing_selector_ring_points(ch, 1, points.as_mut_ptr(), 128, &mut written)
+        });
+        for sel in selectors {
+            pulsar_routing_selector_free(sel);
+        }
     }
 }
