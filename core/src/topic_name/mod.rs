@@ -613,6 +613,9 @@ impl<'a> TopicName<'a> {
     /// ```
     #[must_use]
     pub fn crc32(&self) -> u32 {
+        if self.verbatim || self.input_is_canonical() {
+            return crate::crc32::crc32(self.input.as_bytes());
+        }
         self.pieces().crc32().finalize()
     }
 
