@@ -63,8 +63,9 @@
  The type is a `uint32_t` in C. Codes are grouped by source in ranges of
  100 (1-99: use of the API; 100-199: arithmetic; 200-299: routing;
  300-399: producer configuration; 400-499: topic names; 500-599:
- namespace bundles; 600-699: Key_Shared subscriptions) and a code is
- never reused for another meaning.
+ namespace bundles; 600-699: Key_Shared subscriptions; 700-799: client
+ profiles and Kafka partitioners) and a code is never reused for another
+ meaning.
  `pulsar_routing_status_message` gives the text of each.
  */
 enum pulsar_routing_status
@@ -457,9 +458,81 @@ enum pulsar_routing_status
   PULSAR_ROUTING_STATUS_BASE64_NOT_ENOUGH_BITS = 653,
   /*
    A Base64 partition key with text after its padding (Java's message
-   gives the index). Last added.
+   gives the index).
    */
   PULSAR_ROUTING_STATUS_BASE64_INCORRECT_ENDING_BYTE = 654,
+  /*
+   Not one of the `PULSAR_ROUTING_CLIENT_PROFILE_*` values, or not the
+   name of a client profile.
+   */
+  PULSAR_ROUTING_STATUS_UNKNOWN_CLIENT_PROFILE = 700,
+  /*
+   Not one of the `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*` values, or
+   not the name of one.
+   */
+  PULSAR_ROUTING_STATUS_UNKNOWN_CLIENT_HASHING_SCHEME = 701,
+  /*
+   Not one of the `PULSAR_ROUTING_PROFILE_MODE_*` values.
+   */
+  PULSAR_ROUTING_STATUS_UNKNOWN_PROFILE_MODE = 702,
+  /*
+   Not one of the `PULSAR_ROUTING_PROFILE_HASH_*` values, or not the
+   name of one.
+   */
+  PULSAR_ROUTING_STATUS_UNKNOWN_PROFILE_HASH = 703,
+  /*
+   The client has no such hashing scheme (pulsar-rs and DotPulsar have
+   only Murmur3_32Hash, Java and Go no BoostHash).
+   */
+  PULSAR_ROUTING_STATUS_PROFILE_SCHEME_UNSUPPORTED = 704,
+  /*
+   The Python client cannot choose a hashing scheme: it always uses the
+   C++ default, BoostHash.
+   */
+  PULSAR_ROUTING_STATUS_PYTHON_SCHEME_NOT_SELECTABLE = 705,
+  /*
+   Keyed routing with BoostHash of an unknown Boost build, whose value
+   cannot be reproduced portably (C++ and Python's default). Pin the
+   build with `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64`,
+   or use Murmur3_32Hash.
+   */
+  PULSAR_ROUTING_STATUS_BOOST_HASH_NOT_REPRODUCIBLE = 706,
+  /*
+   The client cannot be given a binary key (Python takes `str`,
+   pulsar-rs `String`).
+   */
+  PULSAR_ROUTING_STATUS_PROFILE_BYTES_KEY_UNSUPPORTED = 707,
+  /*
+   The client's router picked a partition the producer has no producer
+   for, so the client fails the send (e.g. C++ above 32767 partitions).
+   */
+  PULSAR_ROUTING_STATUS_PROFILE_ILLEGAL_PARTITION = 708,
+  /*
+   A key kind the client profiles do not take
+   (`PULSAR_ROUTING_KEY_KIND_UTF16`).
+   */
+  PULSAR_ROUTING_STATUS_PROFILE_KEY_KIND_UNSUPPORTED = 709,
+  /*
+   Go's `strconv.Atoi` failed on the partition suffix of a topic name:
+   "invalid syntax".
+   */
+  PULSAR_ROUTING_STATUS_GO_ATOI_SYNTAX = 710,
+  /*
+   Go's `strconv.Atoi` failed on the partition suffix of a topic name:
+   "value out of range".
+   */
+  PULSAR_ROUTING_STATUS_GO_ATOI_RANGE = 711,
+  /*
+   Not one of the `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` values, or
+   not the name of a librdkafka partitioner.
+   */
+  PULSAR_ROUTING_STATUS_UNKNOWN_LIBRDKAFKA_PARTITIONER = 720,
+  /*
+   The librdkafka partitioner picks a random partition for this key
+   (a NULL key, or an empty one for `consistent_random`, or always for
+   `random`): not a failure, but there is no keyed partition.
+   */
+  PULSAR_ROUTING_STATUS_LIBRDKAFKA_RANDOM_PARTITION = 721,
 };
 #ifndef __cplusplus
 typedef uint32_t pulsar_routing_status;
@@ -686,6 +759,12 @@ typedef struct pulsar_routing_crc32_hasher {
  instead of trusting it.
  */
 typedef uint32_t pulsar_routing_hashing_scheme;
+
+/*
+ One of librdkafka's partitioners (the `partitioner` topic property): one
+ of the `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` values.
+ */
+typedef uint32_t pulsar_routing_librdkafka_partitioner;
 
 /*
  What kind of key a `pulsar_routing_key` holds: one of the
@@ -931,6 +1010,32 @@ typedef struct pulsar_routing_murmur3_hasher {
 } pulsar_routing_murmur3_hasher;
 
 /*
+ A Pulsar client library: one of the `PULSAR_ROUTING_CLIENT_PROFILE_*`
+ values.
+ */
+typedef uint32_t pulsar_routing_client_profile;
+
+/*
+ A hashing scheme as a client's producer configuration names it: one of
+ the `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*` values. What it computes
+ depends on the client: `JavaStringHash` is a different function in
+ Java, Go and C++.
+ */
+typedef uint32_t pulsar_routing_client_hashing_scheme;
+
+/*
+ An exact key hash, as some client computes it: one of the
+ `PULSAR_ROUTING_PROFILE_HASH_*` values.
+ */
+typedef uint32_t pulsar_routing_profile_hash;
+
+/*
+ Which router a producer uses: one of the `PULSAR_ROUTING_PROFILE_MODE_*`
+ values.
+ */
+typedef uint32_t pulsar_routing_profile_mode;
+
+/*
  A custom router's function: Java's `MessageRouter.choosePartition(msg,
  metadata)`.
 
@@ -1043,6 +1148,42 @@ typedef struct pulsar_routing_topic_name {
 #define PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32 1
 
 /*
+ `random`: `rd_kafka_msg_partitioner_random`.
+ */
+#define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_RANDOM 0
+
+/*
+ `consistent`: CRC-32 of the key (`rd_kafka_msg_partitioner_consistent`).
+ */
+#define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT 1
+
+/*
+ `consistent_random`, librdkafka's default: CRC-32, random for NULL and
+ empty keys.
+ */
+#define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT_RANDOM 2
+
+/*
+ `murmur2`: the Java client's murmur2, masked to 31 bits.
+ */
+#define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_MURMUR2 3
+
+/*
+ `murmur2_random`: as `murmur2`, random for NULL keys.
+ */
+#define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_MURMUR2_RANDOM 4
+
+/*
+ `fnv1a`: FNV-1a (Sarama-compatible).
+ */
+#define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A 5
+
+/*
+ `fnv1a_random`: as `fnv1a`, random for NULL keys.
+ */
+#define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A_RANDOM 6
+
+/*
  No partition key (Java: no key, `key(null)` or `keyBytes(null)`): the
  router's keyless rule places the message. `data` and `len` are ignored
  and may be NULL and 0.
@@ -1107,6 +1248,120 @@ typedef struct pulsar_routing_topic_name {
  checked against each other.
  */
 #define PULSAR_ROUTING_EXCLUSIVE_MODE_LEGACY_PRE_24730 1
+
+/*
+ The Java client: the reference.
+ */
+#define PULSAR_ROUTING_CLIENT_PROFILE_JAVA 0
+
+/*
+ apache/pulsar-client-go.
+ */
+#define PULSAR_ROUTING_CLIENT_PROFILE_GO 1
+
+/*
+ apache/pulsar-client-cpp (and the C API over it), on a platform where
+ `char` is signed (x86-64).
+ */
+#define PULSAR_ROUTING_CLIENT_PROFILE_CPP 2
+
+/*
+ apache/pulsar-client-python, which wraps the C++ client.
+ */
+#define PULSAR_ROUTING_CLIENT_PROFILE_PYTHON 3
+
+/*
+ streamnative/pulsar-rs (crate `pulsar`).
+ */
+#define PULSAR_ROUTING_CLIENT_PROFILE_PULSAR_RS 4
+
+/*
+ apache/pulsar-dotpulsar (.NET).
+ */
+#define PULSAR_ROUTING_CLIENT_PROFILE_DOTPULSAR 5
+
+/*
+ `JavaStringHash` (the default of Java and Go).
+ */
+#define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING 0
+
+/*
+ `Murmur3_32Hash`: the only scheme Java, Go and C++ agree on (the only
+ one of pulsar-rs and DotPulsar, which do not mask it).
+ */
+#define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 1
+
+/*
+ `BoostHash` of an unknown Boost build (the default of C++ and Python):
+ keyed routing with it gives `BOOST_HASH_NOT_REPRODUCIBLE`.
+ */
+#define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST 2
+
+/*
+ `BoostHash` of a client built with Boost 1.74 on x86-64 (Debian 12's
+ Boost), whose value is reproduced exactly.
+ */
+#define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64 3
+
+/*
+ What the client does when nothing is configured: round robin, except
+ pulsar-rs, whose unset `routing_policy` ignores keys.
+ */
+#define PULSAR_ROUTING_PROFILE_MODE_DEFAULT 0
+
+/*
+ The round-robin router.
+ */
+#define PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN 1
+
+/*
+ The single-partition router (Go's always hashes with its
+ JavaStringHash; pulsar-rs sends keyed messages to its one partition,
+ so they have no keyed partition).
+ */
+#define PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION 2
+
+/*
+ Java's `JavaStringHash`: UTF-16 `hashCode & 0x7fffffff`; bytes are
+ decoded as Java's `new String(bytes, UTF_8)` does.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_JAVA_STRING 0
+
+/*
+ MurmurHash3 x86_32, seed 0, masked to 31 bits (Java, Go, C++).
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32 1
+
+/*
+ Go's `JavaStringHash`: over the UTF-8 bytes, **not** masked.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_GO_JAVA_STRING 2
+
+/*
+ C++'s `JavaStringHash` with signed `char` (x86-64).
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING 3
+
+/*
+ C++'s `JavaStringHash` with unsigned `char` (e.g. AArch64 Linux).
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING_UNSIGNED_CHAR 4
+
+/*
+ C++'s `BoostHash` of an unknown build: gives
+ `BOOST_HASH_NOT_REPRODUCIBLE`.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST 5
+
+/*
+ C++'s `BoostHash` built with Boost 1.74 on x86-64.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64 6
+
+/*
+ pulsar-rs and DotPulsar: MurmurHash3 x86_32, seed 0, **not** masked.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32_UNMASKED 7
 
 /*
  Keyed by hash, keyless round-robin: `pulsar_routing_round_robin_router`.
@@ -2068,6 +2323,158 @@ pulsar_routing_status pulsar_routing_java_lossy_utf8(const uint8_t *bytes,
                                                      uint8_t *buf,
                                                      size_t buf_len,
                                                      size_t *written);
+
+/*
+ Kafka's `Utils.murmur2`: MurmurHash2 with seed `0x9747b28c`, as the
+ Java client and librdkafka compute it (the unsigned bits of Java's
+ `int`).
+
+ - `data`, `len`: the bytes; `data` must not be NULL, even when `len` is
+   0.
+ - `hash_out`: receives the hash on success.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `data` must point to `len` readable bytes and `hash_out` must be valid
+ for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_murmur2(const uint8_t *data,
+                                                   size_t len,
+                                                   uint32_t *hash_out);
+
+/*
+ Kafka's `Utils.toPositive`: `x & 0x7fffffff`.
+
+ Cannot fail. Thread-safe; allocates nothing.
+ */
+uint32_t pulsar_routing_kafka_to_positive(uint32_t x);
+
+/*
+ 32-bit FNV-1a, as librdkafka's `fnv1a` partitioner (and Sarama)
+ compute it.
+
+ - `data`, `len`: the bytes; `data` must not be NULL, even when `len` is
+   0.
+ - `hash_out`: receives the hash on success.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `data` must point to `len` readable bytes and `hash_out` must be valid
+ for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_fnv1a(const uint8_t *data,
+                                                 size_t len,
+                                                 uint32_t *hash_out);
+
+/*
+ The partition the Java `KafkaProducer` (3.3+) gives a record with a
+ key: `toPositive(murmur2(key)) % num_partitions`.
+
+ - `key`, `len`: the serialized key bytes; `key` must not be NULL, even
+   when `len` is 0 (a record with a NULL key has no keyed partition).
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
+ `PARTITION_COUNT_NEGATIVE` or `PARTITION_COUNT_TOO_LARGE`. Thread-safe;
+ allocates nothing.
+
+ # Safety
+ `key` must point to `len` readable bytes and `partition_out` must be
+ valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_partition_for_key(const uint8_t *key,
+                                                             size_t len,
+                                                             int64_t num_partitions,
+                                                             uint32_t *partition_out);
+
+/*
+ Parses a librdkafka `partitioner` property value: `"random"`,
+ `"consistent"`, `"consistent_random"`, `"murmur2"`, `"murmur2_random"`,
+ `"fnv1a"` or `"fnv1a_random"`.
+
+ - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+   not be NULL, even when `len` is 0.
+ - `partitioner_out`: receives the partitioner on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_LIBRDKAFKA_PARTITIONER` (also
+ for bytes that are not UTF-8). Thread-safe; allocates nothing.
+
+ # Safety
+ `name` must point to `len` readable bytes and `partitioner_out` must be
+ valid for writing a `pulsar_routing_librdkafka_partitioner`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_partitioner_from_name(const uint8_t *name,
+                                                                      size_t len,
+                                                                      pulsar_routing_librdkafka_partitioner *partitioner_out);
+
+/*
+ The `partitioner` property value of a librdkafka partitioner, e.g.
+ `"murmur2_random"`, as a static NUL-terminated string; NULL for an
+ unknown value.
+
+ The string is static: never free or modify it. Thread-safe; allocates
+ nothing.
+ */
+const char *pulsar_routing_librdkafka_partitioner_name(pulsar_routing_librdkafka_partitioner partitioner);
+
+/*
+ The partition librdkafka's exported `rd_kafka_msg_partitioner_<name>`
+ function computes for a key without randomness.
+
+ - `key`, `len`: the key bytes. **NULL (with `len` 0) is librdkafka's
+   NULL key**, which differs from a non-NULL empty key.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`; `LIBRDKAFKA_RANDOM_PARTITION` when the function picks at
+ random instead (every key for `random`; a NULL or empty key for
+ `consistent_random`; a NULL key for `murmur2_random` and
+ `fnv1a_random`); `NULL_PARAMETER` (`partition_out`, or a NULL `key`
+ with a non-zero `len`), `UNKNOWN_LIBRDKAFKA_PARTITIONER`,
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
+ `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+
+ # Safety
+ A non-NULL `key` must point to `len` readable bytes, and
+ `partition_out` must be valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_partition_for_key(pulsar_routing_librdkafka_partitioner partitioner,
+                                                                  const uint8_t *key,
+                                                                  size_t len,
+                                                                  int64_t num_partitions,
+                                                                  uint32_t *partition_out);
+
+/*
+ The partition librdkafka's exported `rd_kafka_msg_partitioner_<name>`
+ function returns, with its random draw given: where it picks at random
+ (see `pulsar_routing_librdkafka_partition_for_key`) the result is
+ `random % num_partitions`, as `rd_jitter(0, partition_cnt - 1)` reduces
+ a `rand_r` value, for a topic whose partitions all have a leader.
+
+ - `key`, `len`: the key bytes. **NULL (with `len` 0) is librdkafka's
+   NULL key**, which differs from a non-NULL empty key.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `random`: the random draw (`0..=RAND_MAX` in librdkafka).
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`partition_out`, or a NULL `key` with a
+ non-zero `len`), `UNKNOWN_LIBRDKAFKA_PARTITIONER`,
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
+ `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+
+ # Safety
+ A non-NULL `key` must point to `len` readable bytes, and
+ `partition_out` must be valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_partition(pulsar_routing_librdkafka_partitioner partitioner,
+                                                          const uint8_t *key,
+                                                          size_t len,
+                                                          int64_t num_partitions,
+                                                          uint32_t random,
+                                                          uint32_t *partition_out);
 
 /*
  The 31-bit hash a router reduces for this key: the hash of the key
@@ -3270,6 +3677,222 @@ pulsar_routing_status pulsar_routing_partition_count_reduce(int64_t num_partitio
 pulsar_routing_status pulsar_routing_partition_count_sign_safe_mod(int64_t num_partitions,
                                                                    int64_t x,
                                                                    uint32_t *partition_out);
+
+/*
+ Parses a client profile name: `"java"`, `"go"`, `"cpp"`, `"python"`,
+ `"pulsar-rs"` (or `"pulsar_rs"`) or `"dotpulsar"`.
+
+ - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+   not be NULL, even when `len` is 0.
+ - `profile_out`: receives the profile on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_PROFILE` (also for
+ bytes that are not UTF-8). Thread-safe; allocates nothing.
+
+ # Safety
+ `name` must point to `len` readable bytes and `profile_out` must be
+ valid for writing a `pulsar_routing_client_profile`.
+ */
+pulsar_routing_status pulsar_routing_client_profile_from_name(const uint8_t *name,
+                                                              size_t len,
+                                                              pulsar_routing_client_profile *profile_out);
+
+/*
+ The name of a client profile (`"java"`, `"go"`, `"cpp"`, `"python"`,
+ `"pulsar-rs"` or `"dotpulsar"`) as a static NUL-terminated string; NULL
+ for an unknown value.
+
+ The string is static: never free or modify it. Thread-safe; allocates
+ nothing.
+ */
+const char *pulsar_routing_client_profile_name(pulsar_routing_client_profile profile);
+
+/*
+ The hashing scheme a producer of `profile` uses when none is
+ configured: `JAVA_STRING` for Java and Go, `BOOST` for C++ and Python,
+ `MURMUR3_32` for pulsar-rs and DotPulsar.
+
+ - `scheme_out`: receives the scheme on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_PROFILE`. Thread-safe;
+ allocates nothing.
+
+ # Safety
+ `scheme_out` must be valid for writing a
+ `pulsar_routing_client_hashing_scheme`.
+ */
+pulsar_routing_status pulsar_routing_client_profile_default_scheme(pulsar_routing_client_profile profile,
+                                                                   pulsar_routing_client_hashing_scheme *scheme_out);
+
+/*
+ Parses a client hashing scheme name: `"java_string"`, `"murmur3_32"`,
+ `"boost"`, `"boost_1_74_x86_64"`, or the clients' enum constant names
+ `"JavaStringHash"`, `"Murmur3_32Hash"` and `"BoostHash"`.
+
+ - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+   not be NULL, even when `len` is 0.
+ - `scheme_out`: receives the scheme on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_HASHING_SCHEME` (also
+ for bytes that are not UTF-8). Thread-safe; allocates nothing.
+
+ # Safety
+ `name` must point to `len` readable bytes and `scheme_out` must be valid
+ for writing a `pulsar_routing_client_hashing_scheme`.
+ */
+pulsar_routing_status pulsar_routing_client_hashing_scheme_from_name(const uint8_t *name,
+                                                                     size_t len,
+                                                                     pulsar_routing_client_hashing_scheme *scheme_out);
+
+/*
+ The short name of a client hashing scheme (`"java_string"`,
+ `"murmur3_32"`, `"boost"` or `"boost_1_74_x86_64"`) as a static
+ NUL-terminated string; NULL for an unknown value.
+
+ The string is static: never free or modify it. Thread-safe; allocates
+ nothing.
+ */
+const char *pulsar_routing_client_hashing_scheme_name(pulsar_routing_client_hashing_scheme scheme);
+
+/*
+ Parses a key hash name, e.g. `"go_java_string"` or
+ `"cpp_boost_1_74_x86_64"` (the names `pulsar_routing_profile_hash_name`
+ gives).
+
+ - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+   not be NULL, even when `len` is 0.
+ - `hash_out`: receives the hash on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_PROFILE_HASH` (also for bytes
+ that are not UTF-8). Thread-safe; allocates nothing.
+
+ # Safety
+ `name` must point to `len` readable bytes and `hash_out` must be valid
+ for writing a `pulsar_routing_profile_hash`.
+ */
+pulsar_routing_status pulsar_routing_profile_hash_from_name(const uint8_t *name,
+                                                            size_t len,
+                                                            pulsar_routing_profile_hash *hash_out);
+
+/*
+ The name of a key hash, e.g. `"go_java_string"`, as a static
+ NUL-terminated string; NULL for an unknown value.
+
+ The string is static: never free or modify it. Thread-safe; allocates
+ nothing.
+ */
+const char *pulsar_routing_profile_hash_name(pulsar_routing_profile_hash hash);
+
+/*
+ Hashes key bytes with an exact client key hash (the value before the
+ client's modulo; the unmasked hashes may exceed `0x7fffffff`).
+
+ - `key`, `len`: the key's bytes (a string key's UTF-8); `key` must not
+   be NULL, even when `len` is 0.
+ - `hash_out`: receives the hash on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_PROFILE_HASH` or
+ `BOOST_HASH_NOT_REPRODUCIBLE` (for `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST`).
+ Thread-safe; allocates nothing.
+
+ # Safety
+ `key` must point to `len` readable bytes and `hash_out` must be valid
+ for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_profile_hash_bytes(pulsar_routing_profile_hash hash,
+                                                        const uint8_t *key,
+                                                        size_t len,
+                                                        uint32_t *hash_out);
+
+/*
+ The partition a client sends a keyed message to, as that client's
+ producer computes it with the given scheme and routing mode (its
+ defaults otherwise: batching as the client ships it, signed `char`
+ for C++ and Python).
+
+ - `profile`: a `PULSAR_ROUTING_CLIENT_PROFILE_*` value.
+ - `scheme`: a `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*` value; see
+   `pulsar_routing_client_profile_default_scheme` for each client's.
+ - `mode`: a `PULSAR_ROUTING_PROFILE_MODE_*` value.
+ - `key`: the partition key (NONE, STRING or BYTES; see
+   `pulsar_routing_key`). A STRING key must be UTF-8.
+ - `ordering_key`, `ordering_key_len`: the message's ordering key, which
+   only Go routes by (before the key). **NULL means no ordering key**
+   (then `ordering_key_len` must be 0); a non-NULL pointer with length 0
+   is an empty ordering key.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`; `NO_KEY` when the client routes the message as a keyless
+ one (no key; an empty key in Go, Python and DotPulsar; any key under
+ pulsar-rs's default policy), which its keyless router places;
+ `NULL_PARAMETER` (`partition_out`, a key's `data`, or a NULL
+ `ordering_key` with a non-zero length); `UNKNOWN_CLIENT_PROFILE`,
+ `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
+ `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED` (a UTF16 key),
+ `INVALID_UTF8`; `PROFILE_SCHEME_UNSUPPORTED` or
+ `PYTHON_SCHEME_NOT_SELECTABLE` (Python with any scheme but BoostHash
+ and Murmur3_32Hash, its escape hatch); `BOOST_HASH_NOT_REPRODUCIBLE`
+ (a key under `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST`);
+ `PROFILE_BYTES_KEY_UNSUPPORTED` (a BYTES key for Python or pulsar-rs);
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+ `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+
+ # Safety
+ `key.data` must be as `pulsar_routing_key` describes, a non-NULL
+ `ordering_key` must point to `ordering_key_len` readable bytes, and
+ `partition_out` must be valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_profile_partition(pulsar_routing_client_profile profile,
+                                                       pulsar_routing_client_hashing_scheme scheme,
+                                                       pulsar_routing_profile_mode mode,
+                                                       struct pulsar_routing_key key,
+                                                       const uint8_t *ordering_key,
+                                                       size_t ordering_key_len,
+                                                       int64_t num_partitions,
+                                                       uint32_t *partition_out);
+
+/*
+ The partition index pulsar-client-go reads from a topic name: -1
+ without `-partition-`, otherwise Go's `strconv.Atoi` of the text after
+ the last `-` (so `x-partition--1` gives 1, where Java gives -1).
+
+ - `topic`, `len`: the topic name's UTF-8 bytes, without a NUL
+   terminator; `topic` must not be NULL, even when `len` is 0.
+ - `index_out`: receives the index on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`, `GO_ATOI_SYNTAX` or
+ `GO_ATOI_RANGE` (Go's `ParseTopicName` fails). Thread-safe; allocates
+ nothing.
+
+ # Safety
+ `topic` must point to `len` readable bytes and `index_out` must be valid
+ for writing an `int64_t`.
+ */
+pulsar_routing_status pulsar_routing_go_partition_index(const uint8_t *topic,
+                                                        size_t len,
+                                                        int64_t *index_out);
+
+/*
+ The partition index pulsar-client-cpp reads from a topic's local name:
+ -1 without `-partition-`, otherwise `std::stoi` of the text after the
+ last `-`, or -1 when `stoi` throws (so `x-partition-5abc` gives 5 and
+ `x-partition-00` gives 0, where Java gives -1).
+
+ - `local_name`, `len`: the local name's UTF-8 bytes, without a NUL
+   terminator; `local_name` must not be NULL, even when `len` is 0.
+ - `index_out`: receives the index on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `INVALID_UTF8`. Thread-safe;
+ allocates nothing.
+
+ # Safety
+ `local_name` must point to `len` readable bytes and `index_out` must be
+ valid for writing an `int32_t`.
+ */
+pulsar_routing_status pulsar_routing_cpp_partition_index(const uint8_t *local_name,
+                                                         size_t len,
+                                                         int32_t *index_out);
 
 /*
  The check `PartitionedProducerImpl` applies to every router's answer:

@@ -19,6 +19,10 @@ cargo_tool() { # name version [binary]
     cargo install --locked --quiet "$name" --version "$version"
 }
 
+# System libraries the C tests link against (librdkafka, for the Kafka
+# partitioner cross-check).
+scripts/install-system-deps.sh
+
 cargo_tool cbindgen "$CBINDGEN_VERSION"
 # `cargo fuzz --version` prints "cargo-fuzz 0.13.2".
 if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then

@@ -10,7 +10,11 @@
 #      valgrind); it replays one Key_Shared scenario in 25, to stay fast;
 #   5. compiles and runs every ```c block of README.md and ffi-c/README.md, against the
 #      shared and the static library;
-#   6. compiles the header as C++17.
+#   6. compiles the header as C++17;
+#   7. runs ffi-c/tests/librdkafka.c, which compares librdkafka's exported
+#      rd_kafka_msg_partitioner_* functions with ours (needs librdkafka-dev,
+#      which scripts/install-system-deps.sh installs; skipped with a message
+#      if its header is missing).
 #
 # Runnable from any directory. The Rust tests of the crate run with
 # `cargo test --workspace`, not here. Needs cargo, cbindgen (see
@@ -100,4 +104,16 @@ log "the header as C++17"
 "$CXX" -std=c++17 -Wall -Wextra -Wpedantic -Werror -I include -c ffi-c/tests/header.cpp \
     -o "$work/header.o"
 
-log "C checks passed (${#examples[@]} README example(s))"
+log "librdkafka's partitioners against ours (ASan + UBSan)"
+rdkafka_tested=false
+if printf '#include <librdkafka/rdkafka.h>\n' | "$CC" -E -x c - >/dev/null 2>&1; then
+    # librdkafka's own threads keep allocations until exit: no leak check.
+    "$CC" "${CFLAGS[@]}" "${SANITIZE[@]}" ffi-c/tests/librdkafka.c -o "$work/librdkafka" \
+        "${link_shared[@]}" -lrdkafka
+    ASAN_OPTIONS="detect_leaks=0" "$work/librdkafka"
+    rdkafka_tested=true
+else
+    log "SKIPPED: librdkafka-dev is not installed (scripts/install-system-deps.sh installs it)"
+fi
+
+log "C checks passed (${#examples[@]} README example(s); librdkafka tested: $rdkafka_tested)"

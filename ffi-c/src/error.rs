@@ -3,8 +3,14 @@
 use core::ffi::{CStr, c_char};
 
 use pulsar_routing_core::bundles::{BoundErrorKind, BundleError};
+use pulsar_routing_core::kafka::UnknownLibrdkafkaPartitioner;
 use pulsar_routing_core::key_shared::{
     AssignError, ConfigError, InvalidBase64, KeySharedPolicyError, UnknownSelectorKind,
+};
+use pulsar_routing_core::profiles::{
+    BoostHashNotReproducible, ClientProfile, GoAtoiError, GoAtoiErrorKind, ProfileConfigError,
+    ProfileRouteError, UnknownClientHashingScheme, UnknownClientProfile, UnknownKeyHash,
+    UnknownProfileMode,
 };
 use pulsar_routing_core::{
     DivisionByZero, PartitionCountError, RouteError, RoutingConfigError, TopicNameError,
@@ -17,8 +23,9 @@ use pulsar_routing_core::{
 /// The type is a `uint32_t` in C. Codes are grouped by source in ranges of
 /// 100 (1-99: use of the API; 100-199: arithmetic; 200-299: routing;
 /// 300-399: producer configuration; 400-499: topic names; 500-599:
-/// namespace bundles; 600-699: Key_Shared subscriptions) and a code is
-/// never reused for another meaning.
+/// namespace bundles; 600-699: Key_Shared subscriptions; 700-799: client
+/// profiles and Kafka partitioners) and a code is never reused for another
+/// meaning.
 /// `pulsar_routing_status_message` gives the text of each.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,14 +247,58 @@ pub enum pulsar_routing_status {
     /// A Base64 partition key whose last unit is a single character.
     Base64NotEnoughBits = 653,
     /// A Base64 partition key with text after its padding (Java's message
-    /// gives the index). Last added.
+    /// gives the index).
     Base64IncorrectEndingByte = 654,
+    /// Not one of the `PULSAR_ROUTING_CLIENT_PROFILE_*` values, or not the
+    /// name of a client profile.
+    UnknownClientProfile = 700,
+    /// Not one of the `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*` values, or
+    /// not the name of one.
+    UnknownClientHashingScheme = 701,
+    /// Not one of the `PULSAR_ROUTING_PROFILE_MODE_*` values.
+    UnknownProfileMode = 702,
+    /// Not one of the `PULSAR_ROUTING_PROFILE_HASH_*` values, or not the
+    /// name of one.
+    UnknownProfileHash = 703,
+    /// The client has no such hashing scheme (pulsar-rs and DotPulsar have
+    /// only Murmur3_32Hash, Java and Go no BoostHash).
+    ProfileSchemeUnsupported = 704,
+    /// The Python client cannot choose a hashing scheme: it always uses the
+    /// C++ default, BoostHash.
+    PythonSchemeNotSelectable = 705,
+    /// Keyed routing with BoostHash of an unknown Boost build, whose value
+    /// cannot be reproduced portably (C++ and Python's default). Pin the
+    /// build with `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64`,
+    /// or use Murmur3_32Hash.
+    BoostHashNotReproducible = 706,
+    /// The client cannot be given a binary key (Python takes `str`,
+    /// pulsar-rs `String`).
+    ProfileBytesKeyUnsupported = 707,
+    /// The client's router picked a partition the producer has no producer
+    /// for, so the client fails the send (e.g. C++ above 32767 partitions).
+    ProfileIllegalPartition = 708,
+    /// A key kind the client profiles do not take
+    /// (`PULSAR_ROUTING_KEY_KIND_UTF16`).
+    ProfileKeyKindUnsupported = 709,
+    /// Go's `strconv.Atoi` failed on the partition suffix of a topic name:
+    /// "invalid syntax".
+    GoAtoiSyntax = 710,
+    /// Go's `strconv.Atoi` failed on the partition suffix of a topic name:
+    /// "value out of range".
+    GoAtoiRange = 711,
+    /// Not one of the `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` values, or
+    /// not the name of a librdkafka partitioner.
+    UnknownLibrdkafkaPartitioner = 720,
+    /// The librdkafka partitioner picks a random partition for this key
+    /// (a NULL key, or an empty one for `consistent_random`, or always for
+    /// `random`): not a failure, but there is no keyed partition.
+    LibrdkafkaRandomPartition = 721,
 }
 
 impl pulsar_routing_status {
     /// Every status, for tests that walk them all. (A function, not a
     /// constant, so that cbindgen does not try to put it in the header.)
-    pub const fn all() -> [Self; 85] {
+    pub const fn all() -> [Self; 99] {
         [
             Self::Ok,
             Self::NullParameter,
@@ -334,6 +385,20 @@ impl pulsar_routing_status {
             Self::Base64WrongEndingUnit,
             Self::Base64NotEnoughBits,
             Self::Base64IncorrectEndingByte,
+            Self::UnknownClientProfile,
+            Self::UnknownClientHashingScheme,
+            Self::UnknownProfileMode,
+            Self::UnknownProfileHash,
+            Self::ProfileSchemeUnsupported,
+            Self::PythonSchemeNotSelectable,
+            Self::BoostHashNotReproducible,
+            Self::ProfileBytesKeyUnsupported,
+            Self::ProfileIllegalPartition,
+            Self::ProfileKeyKindUnsupported,
+            Self::GoAtoiSyntax,
+            Self::GoAtoiRange,
+            Self::UnknownLibrdkafkaPartitioner,
+            Self::LibrdkafkaRandomPartition,
         ]
     }
 
@@ -492,6 +557,40 @@ impl pulsar_routing_status {
             Self::Base64WrongEndingUnit => c"Input byte array has wrong 4-byte ending unit",
             Self::Base64NotEnoughBits => c"Last unit does not have enough valid bits",
             Self::Base64IncorrectEndingByte => c"Input byte array has incorrect ending byte",
+            // The core's messages where it has one; ffi-c/src/tests/profiles.rs
+            // holds them equal.
+            Self::UnknownClientProfile => {
+                c"unknown client profile: expected java, go, cpp, python, pulsar-rs or dotpulsar"
+            }
+            Self::UnknownClientHashingScheme => {
+                c"unknown hashing scheme: expected \"java_string\", \"murmur3_32\", \"boost\" or \"boost_1_74_x86_64\""
+            }
+            Self::UnknownProfileMode => {
+                c"unknown routing mode: expected \"default\", \"round_robin\" or \"single_partition\""
+            }
+            Self::UnknownProfileHash => c"unknown key hash",
+            Self::ProfileSchemeUnsupported => c"the client has no such hashing scheme",
+            Self::PythonSchemeNotSelectable => {
+                c"the Python client cannot choose a hashing scheme: it always uses the C++ default BoostHash; the escape hatch is a message_router that routes keys with Murmur3_32Hash"
+            }
+            Self::BoostHashNotReproducible => {
+                c"BoostHash, the default hashing scheme of the C++ and Python clients, cannot be reproduced portably: boost::hash<std::string> changed in Boost 1.81 and depends on the width of size_t. Use Murmur3_32Hash in every client, or the version-pinned cpp_boost_1_74_x86_64 if the client was built with Boost 1.74 on x86-64"
+            },
+            Self::ProfileBytesKeyUnsupported => {
+                c"the client takes partition keys as strings: a binary key cannot be set"
+            }
+            Self::ProfileIllegalPartition => {
+                c"the client's router chose a partition for which the producer has no partition producer"
+            }
+            Self::ProfileKeyKindUnsupported => c"the client profiles take no UTF-16 keys",
+            Self::GoAtoiSyntax => c"strconv.Atoi: invalid syntax",
+            Self::GoAtoiRange => c"strconv.Atoi: value out of range",
+            Self::UnknownLibrdkafkaPartitioner => {
+                c"unknown librdkafka partitioner: expected random, consistent, consistent_random, murmur2, murmur2_random, fnv1a or fnv1a_random"
+            }
+            Self::LibrdkafkaRandomPartition => {
+                c"the librdkafka partitioner picks a random partition for this key"
+            }
         }
     }
 }
@@ -682,6 +781,78 @@ impl From<InvalidBase64> for pulsar_routing_status {
             InvalidBase64::WrongEndingUnit => Self::Base64WrongEndingUnit,
             InvalidBase64::NotEnoughBits => Self::Base64NotEnoughBits,
             InvalidBase64::IncorrectEndingByte(_) => Self::Base64IncorrectEndingByte,
+        }
+    }
+}
+
+impl From<UnknownClientProfile> for pulsar_routing_status {
+    fn from(_: UnknownClientProfile) -> Self {
+        Self::UnknownClientProfile
+    }
+}
+
+impl From<UnknownClientHashingScheme> for pulsar_routing_status {
+    fn from(_: UnknownClientHashingScheme) -> Self {
+        Self::UnknownClientHashingScheme
+    }
+}
+
+impl From<UnknownProfileMode> for pulsar_routing_status {
+    fn from(_: UnknownProfileMode) -> Self {
+        Self::UnknownProfileMode
+    }
+}
+
+impl From<UnknownKeyHash> for pulsar_routing_status {
+    fn from(_: UnknownKeyHash) -> Self {
+        Self::UnknownProfileHash
+    }
+}
+
+impl From<UnknownLibrdkafkaPartitioner> for pulsar_routing_status {
+    fn from(_: UnknownLibrdkafkaPartitioner) -> Self {
+        Self::UnknownLibrdkafkaPartitioner
+    }
+}
+
+impl From<BoostHashNotReproducible> for pulsar_routing_status {
+    fn from(_: BoostHashNotReproducible) -> Self {
+        Self::BoostHashNotReproducible
+    }
+}
+
+impl From<GoAtoiError<'_>> for pulsar_routing_status {
+    fn from(e: GoAtoiError<'_>) -> Self {
+        match e.kind {
+            GoAtoiErrorKind::Syntax => Self::GoAtoiSyntax,
+            GoAtoiErrorKind::Range => Self::GoAtoiRange,
+        }
+    }
+}
+
+impl From<ProfileConfigError> for pulsar_routing_status {
+    fn from(e: ProfileConfigError) -> Self {
+        match e {
+            ProfileConfigError::UnsupportedScheme {
+                profile: ClientProfile::Python,
+                ..
+            } => Self::PythonSchemeNotSelectable,
+            ProfileConfigError::UnsupportedScheme { .. } => Self::ProfileSchemeUnsupported,
+            // Every client has every mode today, and the C functions build
+            // no Java batching config: as for RouteError above.
+            _ => Self::Panic,
+        }
+    }
+}
+
+impl From<ProfileRouteError> for pulsar_routing_status {
+    fn from(e: ProfileRouteError) -> Self {
+        match e {
+            ProfileRouteError::BoostHashNotReproducible => Self::BoostHashNotReproducible,
+            ProfileRouteError::BytesKeyUnsupported(_) => Self::ProfileBytesKeyUnsupported,
+            ProfileRouteError::IllegalPartition { .. } => Self::ProfileIllegalPartition,
+            // As for RouteError above.
+            _ => Self::Panic,
         }
     }
 }

@@ -30,6 +30,13 @@ impl PanicOrDefault for usize {
     }
 }
 
+/// `pulsar_routing_kafka_to_positive` documents 0.
+impl PanicOrDefault for u32 {
+    fn value() -> Self {
+        0
+    }
+}
+
 impl PanicOrDefault for () {
     fn value() -> Self {}
 }

@@ -381,6 +381,97 @@ static void check_keyed_row(char **f, int n) {
     free(key);
 }
 
+/* An HP row: the cpp_* and go_* hash fields, through the exact client hashes. */
+static void check_profile_hash_row(char **f, int n) {
+    static const pulsar_routing_profile_hash hashes[5] = {
+        PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING, PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32,
+        PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64,
+        PULSAR_ROUTING_PROFILE_HASH_GO_JAVA_STRING, PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32};
+    size_t len = 0;
+    if (n != 8) {
+        fail("bad HP row");
+        return;
+    }
+    uint8_t *key = unhex(f[2], &len);
+    if (key == NULL) return;
+    for (int i = 0; i < 5; i++) {
+        int64_t expected;
+        if (!parse_i64(f[3 + i], &expected)) continue; /* '-': not in this row */
+        uint32_t hash = UINT32_MAX;
+        CHECK_OK(pulsar_routing_profile_hash_bytes(hashes[i], key, len, &hash));
+        CHECK(hash == expected, "%s hash %" PRIu32 ", expected %" PRId64,
+              pulsar_routing_profile_hash_name(hashes[i]), hash, expected);
+    }
+    /* BoostHash of an unknown build refuses rather than guesses. */
+    uint32_t untouched = 7;
+    CHECK_STATUS(pulsar_routing_profile_hash_bytes(PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST, key, len,
+                                                   &untouched),
+                 PULSAR_ROUTING_STATUS_BOOST_HASH_NOT_REPRODUCIBLE);
+    CHECK(untouched == 7, "out-parameter written on failure");
+    free(key);
+}
+
+/* A KP row: cpp_partition and go_partition through the client profiles. */
+static void check_profile_keyed_row(char **f, int n) {
+    int64_t num_partitions, expected_cpp, expected_go = -1;
+    size_t len = 0;
+    if (n != 6 || !parse_i64(f[2], &num_partitions) || !parse_i64(f[4], &expected_cpp)) {
+        fail("bad KP row");
+        return;
+    }
+    bool go_keyless = strcmp(f[5], "N") == 0;
+    if (!go_keyless && !parse_i64(f[5], &expected_go)) {
+        fail("bad KP go_partition");
+        return;
+    }
+    pulsar_routing_client_hashing_scheme scheme = UINT32_MAX;
+    CHECK_OK(pulsar_routing_client_hashing_scheme_from_name((const uint8_t *)f[1], strlen(f[1]),
+                                                            &scheme));
+    uint8_t *key = unhex(f[3], &len);
+    if (key == NULL) return;
+    pulsar_routing_key k = {PULSAR_ROUTING_KEY_KIND_STRING, key, len};
+    uint32_t p = UINT32_MAX;
+    CHECK_OK(pulsar_routing_profile_partition(PULSAR_ROUTING_CLIENT_PROFILE_CPP, scheme,
+                                              PULSAR_ROUTING_PROFILE_MODE_DEFAULT, k, NULL, 0,
+                                              num_partitions, &p));
+    CHECK(p == expected_cpp, "cpp partition %" PRIu32 ", expected %" PRId64, p, expected_cpp);
+    p = UINT32_MAX;
+    pulsar_routing_status go = pulsar_routing_profile_partition(
+        PULSAR_ROUTING_CLIENT_PROFILE_GO, scheme, PULSAR_ROUTING_PROFILE_MODE_DEFAULT, k, NULL, 0,
+        num_partitions, &p);
+    if (go_keyless) {
+        CHECK(go == PULSAR_ROUTING_STATUS_NO_KEY && p == UINT32_MAX,
+              "go: the empty key is no key (status %u)", (unsigned)go);
+    } else if (num_partitions == 1 && len == 0) {
+        /* With one partition Go's router returns 0 before looking at the
+         * key: the empty key is still keyless, and lands on 0. */
+        CHECK(go == PULSAR_ROUTING_STATUS_NO_KEY && expected_go == 0,
+              "go, one partition, empty key: status %u", (unsigned)go);
+    } else {
+        CHECK(go == PULSAR_ROUTING_STATUS_OK && p == expected_go,
+              "go partition %" PRIu32 " (status %u), expected %" PRId64, p, (unsigned)go,
+              expected_go);
+    }
+    /* Python: Murmur3_32Hash is its escape hatch, routed by C++; it cannot
+     * choose JavaStringHash, and treats the empty key as no key. */
+    p = UINT32_MAX;
+    pulsar_routing_status python = pulsar_routing_profile_partition(
+        PULSAR_ROUTING_CLIENT_PROFILE_PYTHON, scheme, PULSAR_ROUTING_PROFILE_MODE_DEFAULT, k, NULL,
+        0, num_partitions, &p);
+    if (scheme == PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING) {
+        CHECK(python == PULSAR_ROUTING_STATUS_PYTHON_SCHEME_NOT_SELECTABLE && p == UINT32_MAX,
+              "python with JavaStringHash: status %u", (unsigned)python);
+    } else if (len == 0) {
+        CHECK(python == PULSAR_ROUTING_STATUS_NO_KEY, "python empty key: status %u",
+              (unsigned)python);
+    } else {
+        CHECK(python == PULSAR_ROUTING_STATUS_OK && p == expected_cpp,
+              "python partition %" PRIu32 " (status %u), expected %" PRId64, p,
+              (unsigned)python, expected_cpp);
+    }
+    free(key);
+}
+
 static void check_keyed_bytes_row(char **f, int n) {
     int64_t num_partitions, expected;
     size_t len = 0;
@@ -2065,6 +2156,11 @@ static void check_status_messages(void) {
     CHECK(strcmp(pulsar_routing_status_message(12345), "unknown status code") == 0,
           "unknown code message");
     CHECK(pulsar_routing_hashing_scheme_name(7) == NULL, "name of an unknown scheme");
+    CHECK(pulsar_routing_client_profile_name(6) == NULL, "name of an unknown profile");
+    CHECK(strcmp(pulsar_routing_client_profile_name(PULSAR_ROUTING_CLIENT_PROFILE_PULSAR_RS),
+                 "pulsar-rs") == 0,
+          "profile name");
+    CHECK(pulsar_routing_librdkafka_partitioner_name(7) == NULL, "name of an unknown partitioner");
     CHECK(pulsar_routing_topic_domain_name(4) == NULL, "name of an unknown domain");
     CHECK(strcmp(pulsar_routing_status_message(PULSAR_ROUTING_STATUS_MISSING_UPPER_BOUND),
                  "Invalid bundle range: missing upper bound") == 0,
@@ -2075,7 +2171,7 @@ static void check_status_messages(void) {
     CHECK(pulsar_routing_key_shared_error_class(PULSAR_ROUTING_STATUS_NO_CONSUMER) == NULL,
           "no Java class for the library's own codes");
     /* Every new code has a message of its own. */
-    for (unsigned code = 400; code < 700; code++) {
+    for (unsigned code = 400; code < 800; code++) {
         const char *text = pulsar_routing_status_message(code);
         CHECK(text != NULL, "message of %u", code);
     }
@@ -2106,12 +2202,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "could not create the routers\n");
         return 1;
     }
-    enum { KINDS = 32 };
+    enum { KINDS = 34 };
     unsigned long rows = 0, kinds_seen[KINDS] = {0};
     static const char *const kinds[KINDS] = {
         "H",   "K",   "B",   "RB",  "RS",  "S",   "M",   "TP",  "TE",  "TI",  "DB",
         "TB",  "TBE", "TBP", "HB",  "PR",  "PRE", "SP",  "SE",  "BB",  "BBE", "VF",
-        "CS",  "KH",  "KAC", "KAS", "KAP", "KCR", "KCS", "KCP", "KXC", "KXS"};
+        "CS",  "KH",  "KAC", "KAS", "KAP", "KCR", "KCS", "KCP", "KXC", "KXS", "HP",
+        "KP"};
     long expected_rows = -1;
     char *line = NULL;
     size_t cap = 0;
@@ -2172,6 +2269,8 @@ int main(int argc, char **argv) {
         case 29: check_ks_step_row(fields, n, true); break;
         case 30: check_ks_case_row(fields, n); break;
         case 31: check_ks_exclusive_row(fields, n); break;
+        case 32: check_profile_hash_row(fields, n); break;
+        case 33: check_profile_keyed_row(fields, n); break;
         default: fail("unknown row kind '%s'", fields[0]);
         }
         if (kind >= 0) kinds_seen[kind]++;

@@ -4,8 +4,9 @@
 C has no gzip or JSON reader at hand, so this script (standard library only)
 flattens every Java row of testdata/golden/hash.jsonl.gz, routing.jsonl.gz,
 topics.jsonl.gz, bundles.jsonl.gz and the four keyshared_*.jsonl.gz into
-lines. The cpp_* and go_* fields
-are dropped: the library reproduces the Java client and broker. Byte
+lines. The cpp_* and go_* fields (what pulsar-client-cpp and
+pulsar-client-go printed) go to HP and KP lines, checked through the client
+profiles; the other lines are the Java client's and broker's. Byte
 strings and all text (topic names, messages, bundle keys) travel as
 lower-case UTF-8 hex, so nothing can contain a tab, a comma or a newline.
 
@@ -16,6 +17,10 @@ Line formats (fields separated by one tab; '-' marks an absent value; a
         java_string_hashcode_raw java_decoded_utf16_len java_lossy_utf8_hex|-
         crc32_bundle
     K   scheme num_partitions key_utf8_hex partition
+    HP  id key_hex cpp_java_string_hash|- cpp_murmur3_32|-
+        cpp_boost_hash_boost1_74_x86_64|- go_java_string_hash|- go_murmur3_32|-
+    KP  scheme num_partitions key_utf8_hex cpp_partition go_partition|N
+        (N: Go treats the empty key as no key, as go_note says)
     B   scheme num_partitions key_bytes_hex key_base64 partition
     RB  start_ptn_idx partition_switch_ms_arg clock_ms num_partitions partition
     RS  start_ptn_idx num_partitions p1,p2,...,p12
@@ -134,6 +139,30 @@ def hash_line(row):
         opt(row, "java_lossy_utf8_hex"),
         str(row["crc32_bundle"]),
     ]
+
+
+PROFILE_HASH_FIELDS = ["cpp_java_string_hash", "cpp_murmur3_32",
+                       "cpp_boost_hash_boost1_74_x86_64", "go_java_string_hash",
+                       "go_murmur3_32"]
+
+
+def profile_hash_lines(row):
+    if not any(field in row for field in PROFILE_HASH_FIELDS):
+        return []
+    return [["HP", str(row["id"]), row["key_hex"],
+             *(opt(row, field) for field in PROFILE_HASH_FIELDS)]]
+
+
+def profile_routing_lines(row):
+    if row["kind"] != "keyed" or "cpp_partition" not in row:
+        return []
+    go = row.get("go_partition")
+    if go is None:
+        if "empty key" not in row.get("go_note", "") or row["key"] != "":
+            raise ValueError(f"a go_partition of null that is not the empty key: {row}")
+        go = "N"
+    return [["KP", row["scheme"], str(row["num_partitions"]), row["key_utf8_hex"],
+             str(row["cpp_partition"]), str(go)]]
 
 
 def routing_line(row):
@@ -467,7 +496,9 @@ def main(argv):
         print("usage: golden_to_tsv.py OUTPUT.tsv [SAMPLE.tsv]", file=sys.stderr)
         return 2
     lines = [hash_line(row) for row in rows("hash")]
+    lines += [line for row in rows("hash") for line in profile_hash_lines(row)]
     lines += [routing_line(row) for row in rows("routing")]
+    lines += [line for row in rows("routing") for line in profile_routing_lines(row)]
     lines += [line for row in rows("topics") for line in topic_lines(row)]
     lines += [line for row in rows("bundles") for line in bundle_lines(row)]
     outputs = [(argv[1], lines + keyshared_lines(sample=False))]

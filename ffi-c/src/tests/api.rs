@@ -145,7 +145,9 @@ fn status_codes_are_unique_and_stable() {
         631,
         644,
         655,
-        700,
+        712,
+        722,
+        800,
         u32::MAX,
     ] {
         assert_eq!(S::from_code(unknown), None);

@@ -3,7 +3,7 @@
 //! core's in `target/`). They call the exported functions the way C does.
 //!
 //! - `api`: every function with NULLs, bad values and good ones (and
-//!   `bundles`, `topic_names`, `key_shared` for those parts);
+//!   `bundles`, `topic_names`, `key_shared`, `profiles` for those parts);
 //! - `no_alloc`: a counting global allocator (per thread, so the other
 //!   tests of this binary cannot disturb it) proving that only the router
 //!   and selector constructors (and `pulsar_routing_selector_reserve`)
@@ -14,5 +14,6 @@ mod api;
 mod bundles;
 mod key_shared;
 mod no_alloc;
+mod profiles;
 mod topic_names;
 mod version;

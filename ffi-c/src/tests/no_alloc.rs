@@ -874,3 +874,88 @@ fn key_shared_allocates_nothing() {
         }
     }
 }
+
+#[test]
+fn profiles_and_kafka_do_not_allocate() {
+    use crate::kafka::*;
+    use crate::profiles::*;
+    let key = b"user-42";
+    let mut out = 0u32;
+    for profile in 0..6 {
+        for scheme in [
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32,
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64,
+        ] {
+            // Only C++ and Python have BoostHash.
+            if !(2..=3).contains(&profile)
+                && scheme != PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32
+            {
+                continue;
+            }
+            // SAFETY: live key, ordering key and out-parameter.
+            assert_no_alloc("profile_partition", || unsafe {
+                pulsar_routing_profile_partition(
+                    profile,
+                    scheme,
+                    PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN,
+                    key_str("user-42"),
+                    b"o".as_ptr(),
+                    1,
+                    12,
+                    &mut out,
+                )
+            });
+        }
+    }
+    for hash in [0, 1, 2, 3, 4, 6, 7] {
+        // SAFETY: live buffers.
+        assert_no_alloc("profile_hash_bytes", || unsafe {
+            pulsar_routing_profile_hash_bytes(hash, key.as_ptr(), key.len(), &mut out)
+        });
+    }
+    let mut index = 0i64;
+    let mut cpp_index = 0i32;
+    let topic = b"t-partition-3";
+    // SAFETY: live buffers.
+    assert_no_alloc("go_partition_index", || unsafe {
+        pulsar_routing_go_partition_index(topic.as_ptr(), topic.len(), &mut index)
+    });
+    // SAFETY: live buffers.
+    assert_no_alloc("cpp_partition_index", || unsafe {
+        pulsar_routing_cpp_partition_index(topic.as_ptr(), topic.len(), &mut cpp_index)
+    });
+    // SAFETY: live buffers.
+    assert_no_alloc("kafka_murmur2", || unsafe {
+        pulsar_routing_kafka_murmur2(key.as_ptr(), key.len(), &mut out)
+    });
+    // SAFETY: live buffers.
+    assert_no_alloc("kafka_fnv1a", || unsafe {
+        pulsar_routing_kafka_fnv1a(key.as_ptr(), key.len(), &mut out)
+    });
+    // SAFETY: live buffers.
+    assert_no_alloc("kafka_partition_for_key", || unsafe {
+        pulsar_routing_kafka_partition_for_key(key.as_ptr(), key.len(), 12, &mut out)
+    });
+    for partitioner in 0..7 {
+        // SAFETY: live buffers; NULL is librdkafka's NULL key.
+        assert_no_alloc("librdkafka_partition", || unsafe {
+            pulsar_routing_librdkafka_partition(partitioner, std::ptr::null(), 0, 12, 5, &mut out)
+        });
+        // SAFETY: live buffers.
+        assert_no_alloc("librdkafka_partition", || unsafe {
+            pulsar_routing_librdkafka_partition(
+                partitioner,
+                key.as_ptr(),
+                key.len(),
+                12,
+                5,
+                &mut out,
+            )
+        });
+    }
+    let name = b"go";
+    // SAFETY: live buffers.
+    assert_no_alloc("client_profile_from_name", || unsafe {
+        pulsar_routing_client_profile_from_name(name.as_ptr(), name.len(), &mut out)
+    });
+}

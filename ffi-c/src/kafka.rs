@@ -1,0 +1,316 @@
+//! Kafka's keyed partitioners, byte-for-byte: the Java client's
+//! `toPositive(murmur2(key)) % n` and librdkafka's seven
+//! `rd_kafka_msg_partitioner_*` functions.
+//!
+//! Kafka keys are the serialized key bytes, hashed as they are. The Java
+//! client's sticky keyless partitioner and librdkafka's sticky producer
+//! path are not part of the C API yet.
+
+use core::ffi::c_char;
+
+use pulsar_routing_core::PartitionCount;
+use pulsar_routing_core::kafka::{
+    Availability, LibrdkafkaPartitioner, RdRandom, fnv1a, murmur2, partition_for_key, to_positive,
+};
+
+use crate::error::pulsar_routing_status;
+
+/// One of librdkafka's partitioners (the `partitioner` topic property): one
+/// of the `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` values.
+pub type pulsar_routing_librdkafka_partitioner = u32;
+
+/// `random`: `rd_kafka_msg_partitioner_random`.
+pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_RANDOM: pulsar_routing_librdkafka_partitioner = 0;
+/// `consistent`: CRC-32 of the key (`rd_kafka_msg_partitioner_consistent`).
+pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT: pulsar_routing_librdkafka_partitioner =
+    1;
+/// `consistent_random`, librdkafka's default: CRC-32, random for NULL and
+/// empty keys.
+pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT_RANDOM:
+    pulsar_routing_librdkafka_partitioner = 2;
+/// `murmur2`: the Java client's murmur2, masked to 31 bits.
+pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_MURMUR2: pulsar_routing_librdkafka_partitioner = 3;
+/// `murmur2_random`: as `murmur2`, random for NULL keys.
+pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_MURMUR2_RANDOM:
+    pulsar_routing_librdkafka_partitioner = 4;
+/// `fnv1a`: FNV-1a (Sarama-compatible).
+pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A: pulsar_routing_librdkafka_partitioner = 5;
+/// `fnv1a_random`: as `fnv1a`, random for NULL keys.
+pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A_RANDOM:
+    pulsar_routing_librdkafka_partitioner = 6;
+
+fn partitioner_from_c(
+    partitioner: pulsar_routing_librdkafka_partitioner,
+) -> Result<LibrdkafkaPartitioner, pulsar_routing_status> {
+    usize::try_from(partitioner)
+        .ok()
+        .and_then(|i| LibrdkafkaPartitioner::ALL.get(i).copied())
+        .ok_or(pulsar_routing_status::UnknownLibrdkafkaPartitioner)
+}
+
+fn partitioner_to_c(partitioner: LibrdkafkaPartitioner) -> pulsar_routing_librdkafka_partitioner {
+    match partitioner {
+        LibrdkafkaPartitioner::Random => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_RANDOM,
+        LibrdkafkaPartitioner::Consistent => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT,
+        LibrdkafkaPartitioner::ConsistentRandom => {
+            PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT_RANDOM
+        }
+        LibrdkafkaPartitioner::Murmur2 => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_MURMUR2,
+        LibrdkafkaPartitioner::Murmur2Random => {
+            PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_MURMUR2_RANDOM
+        }
+        LibrdkafkaPartitioner::Fnv1a => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A,
+        LibrdkafkaPartitioner::Fnv1aRandom => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A_RANDOM,
+    }
+}
+
+fn partitioner_c_name(partitioner: LibrdkafkaPartitioner) -> &'static core::ffi::CStr {
+    match partitioner {
+        LibrdkafkaPartitioner::Random => c"random",
+        LibrdkafkaPartitioner::Consistent => c"consistent",
+        LibrdkafkaPartitioner::ConsistentRandom => c"consistent_random",
+        LibrdkafkaPartitioner::Murmur2 => c"murmur2",
+        LibrdkafkaPartitioner::Murmur2Random => c"murmur2_random",
+        LibrdkafkaPartitioner::Fnv1a => c"fnv1a",
+        LibrdkafkaPartitioner::Fnv1aRandom => c"fnv1a_random",
+    }
+}
+
+/// A librdkafka key: NULL (with length 0) is librdkafka's NULL key, which
+/// differs from a non-NULL empty key. Returns NULL_PARAMETER for NULL with
+/// a non-zero length.
+macro_rules! try_rd_key {
+    ($ptr:expr, $len:expr) => {
+        if $ptr.is_null() {
+            if $len != 0 {
+                return pulsar_routing_status::NullParameter;
+            }
+            None
+        } else {
+            Some(try_slice!($ptr, $len))
+        }
+    };
+}
+
+/// Kafka's `Utils.murmur2`: MurmurHash2 with seed `0x9747b28c`, as the
+/// Java client and librdkafka compute it (the unsigned bits of Java's
+/// `int`).
+///
+/// - `data`, `len`: the bytes; `data` must not be NULL, even when `len` is
+///   0.
+/// - `hash_out`: receives the hash on success.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `data` must point to `len` readable bytes and `hash_out` must be valid
+/// for writing a `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_kafka_murmur2(
+    data: *const u8,
+    len: usize,
+    hash_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let data = try_slice!(data, len);
+        let out = try_out!(hash_out);
+        out.write(murmur2(data));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Kafka's `Utils.toPositive`: `x & 0x7fffffff`.
+///
+/// Cannot fail. Thread-safe; allocates nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn pulsar_routing_kafka_to_positive(x: u32) -> u32 {
+    ffi_panic_boundary! {
+        to_positive(x)
+    }
+}
+
+/// 32-bit FNV-1a, as librdkafka's `fnv1a` partitioner (and Sarama)
+/// compute it.
+///
+/// - `data`, `len`: the bytes; `data` must not be NULL, even when `len` is
+///   0.
+/// - `hash_out`: receives the hash on success.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `data` must point to `len` readable bytes and `hash_out` must be valid
+/// for writing a `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_kafka_fnv1a(
+    data: *const u8,
+    len: usize,
+    hash_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let data = try_slice!(data, len);
+        let out = try_out!(hash_out);
+        out.write(fnv1a(data));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The partition the Java `KafkaProducer` (3.3+) gives a record with a
+/// key: `toPositive(murmur2(key)) % num_partitions`.
+///
+/// - `key`, `len`: the serialized key bytes; `key` must not be NULL, even
+///   when `len` is 0 (a record with a NULL key has no keyed partition).
+/// - `num_partitions`: the topic's partition count, 1 to 2147483647.
+/// - `partition_out`: receives the partition on success.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
+/// `PARTITION_COUNT_NEGATIVE` or `PARTITION_COUNT_TOO_LARGE`. Thread-safe;
+/// allocates nothing.
+///
+/// # Safety
+/// `key` must point to `len` readable bytes and `partition_out` must be
+/// valid for writing a `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_kafka_partition_for_key(
+    key: *const u8,
+    len: usize,
+    num_partitions: i64,
+    partition_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let key = try_slice!(key, len);
+        let out = try_out!(partition_out);
+        let n = try_ok!(PartitionCount::from_i64(num_partitions));
+        out.write(partition_for_key(key, n));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Parses a librdkafka `partitioner` property value: `"random"`,
+/// `"consistent"`, `"consistent_random"`, `"murmur2"`, `"murmur2_random"`,
+/// `"fnv1a"` or `"fnv1a_random"`.
+///
+/// - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+///   not be NULL, even when `len` is 0.
+/// - `partitioner_out`: receives the partitioner on success.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_LIBRDKAFKA_PARTITIONER` (also
+/// for bytes that are not UTF-8). Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `name` must point to `len` readable bytes and `partitioner_out` must be
+/// valid for writing a `pulsar_routing_librdkafka_partitioner`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_librdkafka_partitioner_from_name(
+    name: *const u8,
+    len: usize,
+    partitioner_out: *mut pulsar_routing_librdkafka_partitioner,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let name = try_slice!(name, len);
+        let out = try_out!(partitioner_out);
+        let Ok(name) = core::str::from_utf8(name) else {
+            return pulsar_routing_status::UnknownLibrdkafkaPartitioner;
+        };
+        let partitioner: LibrdkafkaPartitioner = try_ok!(name.parse());
+        out.write(partitioner_to_c(partitioner));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The `partitioner` property value of a librdkafka partitioner, e.g.
+/// `"murmur2_random"`, as a static NUL-terminated string; NULL for an
+/// unknown value.
+///
+/// The string is static: never free or modify it. Thread-safe; allocates
+/// nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn pulsar_routing_librdkafka_partitioner_name(
+    partitioner: pulsar_routing_librdkafka_partitioner,
+) -> *const c_char {
+    ffi_panic_boundary! {
+        match partitioner_from_c(partitioner) {
+            Ok(partitioner) => partitioner_c_name(partitioner).as_ptr(),
+            Err(_) => core::ptr::null(),
+        }
+    }
+}
+
+/// The partition librdkafka's exported `rd_kafka_msg_partitioner_<name>`
+/// function computes for a key without randomness.
+///
+/// - `key`, `len`: the key bytes. **NULL (with `len` 0) is librdkafka's
+///   NULL key**, which differs from a non-NULL empty key.
+/// - `num_partitions`: the topic's partition count, 1 to 2147483647.
+/// - `partition_out`: receives the partition on success.
+///
+/// Returns `OK`; `LIBRDKAFKA_RANDOM_PARTITION` when the function picks at
+/// random instead (every key for `random`; a NULL or empty key for
+/// `consistent_random`; a NULL key for `murmur2_random` and
+/// `fnv1a_random`); `NULL_PARAMETER` (`partition_out`, or a NULL `key`
+/// with a non-zero `len`), `UNKNOWN_LIBRDKAFKA_PARTITIONER`,
+/// `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
+/// `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+///
+/// # Safety
+/// A non-NULL `key` must point to `len` readable bytes, and
+/// `partition_out` must be valid for writing a `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_librdkafka_partition_for_key(
+    partitioner: pulsar_routing_librdkafka_partitioner,
+    key: *const u8,
+    len: usize,
+    num_partitions: i64,
+    partition_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(partition_out);
+        let key = try_rd_key!(key, len);
+        let partitioner = try_ok!(partitioner_from_c(partitioner));
+        let n = try_ok!(PartitionCount::from_i64(num_partitions));
+        match partitioner.partition_for_key(key, n) {
+            Some(partition) => out.write(partition),
+            None => return pulsar_routing_status::LibrdkafkaRandomPartition,
+        }
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The partition librdkafka's exported `rd_kafka_msg_partitioner_<name>`
+/// function returns, with its random draw given: where it picks at random
+/// (see `pulsar_routing_librdkafka_partition_for_key`) the result is
+/// `random % num_partitions`, as `rd_jitter(0, partition_cnt - 1)` reduces
+/// a `rand_r` value, for a topic whose partitions all have a leader.
+///
+/// - `key`, `len`: the key bytes. **NULL (with `len` 0) is librdkafka's
+///   NULL key**, which differs from a non-NULL empty key.
+/// - `num_partitions`: the topic's partition count, 1 to 2147483647.
+/// - `random`: the random draw (`0..=RAND_MAX` in librdkafka).
+/// - `partition_out`: receives the partition on success.
+///
+/// Returns `OK`, `NULL_PARAMETER` (`partition_out`, or a NULL `key` with a
+/// non-zero `len`), `UNKNOWN_LIBRDKAFKA_PARTITIONER`,
+/// `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
+/// `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+///
+/// # Safety
+/// A non-NULL `key` must point to `len` readable bytes, and
+/// `partition_out` must be valid for writing a `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_librdkafka_partition(
+    partitioner: pulsar_routing_librdkafka_partitioner,
+    key: *const u8,
+    len: usize,
+    num_partitions: i64,
+    random: u32,
+    partition_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(partition_out);
+        let key = try_rd_key!(key, len);
+        let partitioner = try_ok!(partitioner_from_c(partitioner));
+        let n = try_ok!(PartitionCount::from_i64(num_partitions));
+        out.write(partitioner.partition(key, n, RdRandom::one(random), Availability::All));
+        pulsar_routing_status::Ok
+    }
+}

@@ -1,0 +1,576 @@
+//! What every Pulsar client does with a message's key: the client profiles
+//! of the core (`java`, `go`, `cpp`, `python`, `pulsar-rs`, `dotpulsar`),
+//! their exact key hashes, and the clients' own readings of a topic name's
+//! partition index.
+//!
+//! Only keyed routing is exposed: the keyless state machines (Go's and
+//! C++'s batching-aware routers) are not part of the C API yet.
+
+use core::ffi::c_char;
+
+use pulsar_routing_core::PartitionCount;
+use pulsar_routing_core::profiles::{
+    BoostVersion, ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig, ProfileKey,
+    ProfileKeying, ProfileMessage, ProfileMode, cpp_partition_index, go_partition_index,
+};
+
+use crate::error::pulsar_routing_status;
+use crate::key::{
+    PULSAR_ROUTING_KEY_KIND_BYTES, PULSAR_ROUTING_KEY_KIND_NONE, PULSAR_ROUTING_KEY_KIND_STRING,
+    PULSAR_ROUTING_KEY_KIND_UTF16, pulsar_routing_key,
+};
+
+/// A Pulsar client library: one of the `PULSAR_ROUTING_CLIENT_PROFILE_*`
+/// values.
+pub type pulsar_routing_client_profile = u32;
+
+/// The Java client: the reference.
+pub const PULSAR_ROUTING_CLIENT_PROFILE_JAVA: pulsar_routing_client_profile = 0;
+/// apache/pulsar-client-go.
+pub const PULSAR_ROUTING_CLIENT_PROFILE_GO: pulsar_routing_client_profile = 1;
+/// apache/pulsar-client-cpp (and the C API over it), on a platform where
+/// `char` is signed (x86-64).
+pub const PULSAR_ROUTING_CLIENT_PROFILE_CPP: pulsar_routing_client_profile = 2;
+/// apache/pulsar-client-python, which wraps the C++ client.
+pub const PULSAR_ROUTING_CLIENT_PROFILE_PYTHON: pulsar_routing_client_profile = 3;
+/// streamnative/pulsar-rs (crate `pulsar`).
+pub const PULSAR_ROUTING_CLIENT_PROFILE_PULSAR_RS: pulsar_routing_client_profile = 4;
+/// apache/pulsar-dotpulsar (.NET).
+pub const PULSAR_ROUTING_CLIENT_PROFILE_DOTPULSAR: pulsar_routing_client_profile = 5;
+
+/// A hashing scheme as a client's producer configuration names it: one of
+/// the `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*` values. What it computes
+/// depends on the client: `JavaStringHash` is a different function in
+/// Java, Go and C++.
+pub type pulsar_routing_client_hashing_scheme = u32;
+
+/// `JavaStringHash` (the default of Java and Go).
+pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING: pulsar_routing_client_hashing_scheme =
+    0;
+/// `Murmur3_32Hash`: the only scheme Java, Go and C++ agree on (the only
+/// one of pulsar-rs and DotPulsar, which do not mask it).
+pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32: pulsar_routing_client_hashing_scheme = 1;
+/// `BoostHash` of an unknown Boost build (the default of C++ and Python):
+/// keyed routing with it gives `BOOST_HASH_NOT_REPRODUCIBLE`.
+pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST: pulsar_routing_client_hashing_scheme = 2;
+/// `BoostHash` of a client built with Boost 1.74 on x86-64 (Debian 12's
+/// Boost), whose value is reproduced exactly.
+pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64:
+    pulsar_routing_client_hashing_scheme = 3;
+
+/// Which router a producer uses: one of the `PULSAR_ROUTING_PROFILE_MODE_*`
+/// values.
+pub type pulsar_routing_profile_mode = u32;
+
+/// What the client does when nothing is configured: round robin, except
+/// pulsar-rs, whose unset `routing_policy` ignores keys.
+pub const PULSAR_ROUTING_PROFILE_MODE_DEFAULT: pulsar_routing_profile_mode = 0;
+/// The round-robin router.
+pub const PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN: pulsar_routing_profile_mode = 1;
+/// The single-partition router (Go's always hashes with its
+/// JavaStringHash; pulsar-rs sends keyed messages to its one partition,
+/// so they have no keyed partition).
+pub const PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION: pulsar_routing_profile_mode = 2;
+
+/// An exact key hash, as some client computes it: one of the
+/// `PULSAR_ROUTING_PROFILE_HASH_*` values.
+pub type pulsar_routing_profile_hash = u32;
+
+/// Java's `JavaStringHash`: UTF-16 `hashCode & 0x7fffffff`; bytes are
+/// decoded as Java's `new String(bytes, UTF_8)` does.
+pub const PULSAR_ROUTING_PROFILE_HASH_JAVA_STRING: pulsar_routing_profile_hash = 0;
+/// MurmurHash3 x86_32, seed 0, masked to 31 bits (Java, Go, C++).
+pub const PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32: pulsar_routing_profile_hash = 1;
+/// Go's `JavaStringHash`: over the UTF-8 bytes, **not** masked.
+pub const PULSAR_ROUTING_PROFILE_HASH_GO_JAVA_STRING: pulsar_routing_profile_hash = 2;
+/// C++'s `JavaStringHash` with signed `char` (x86-64).
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING: pulsar_routing_profile_hash = 3;
+/// C++'s `JavaStringHash` with unsigned `char` (e.g. AArch64 Linux).
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING_UNSIGNED_CHAR: pulsar_routing_profile_hash =
+    4;
+/// C++'s `BoostHash` of an unknown build: gives
+/// `BOOST_HASH_NOT_REPRODUCIBLE`.
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST: pulsar_routing_profile_hash = 5;
+/// C++'s `BoostHash` built with Boost 1.74 on x86-64.
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64: pulsar_routing_profile_hash = 6;
+/// pulsar-rs and DotPulsar: MurmurHash3 x86_32, seed 0, **not** masked.
+pub const PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32_UNMASKED: pulsar_routing_profile_hash = 7;
+
+pub(crate) fn profile_from_c(
+    profile: pulsar_routing_client_profile,
+) -> Result<ClientProfile, pulsar_routing_status> {
+    usize::try_from(profile)
+        .ok()
+        .and_then(|i| ClientProfile::ALL.get(i).copied())
+        .ok_or(pulsar_routing_status::UnknownClientProfile)
+}
+
+fn profile_to_c(profile: ClientProfile) -> pulsar_routing_client_profile {
+    match profile {
+        ClientProfile::Java => PULSAR_ROUTING_CLIENT_PROFILE_JAVA,
+        ClientProfile::Go => PULSAR_ROUTING_CLIENT_PROFILE_GO,
+        ClientProfile::Cpp => PULSAR_ROUTING_CLIENT_PROFILE_CPP,
+        ClientProfile::Python => PULSAR_ROUTING_CLIENT_PROFILE_PYTHON,
+        ClientProfile::PulsarRs => PULSAR_ROUTING_CLIENT_PROFILE_PULSAR_RS,
+        ClientProfile::DotPulsar => PULSAR_ROUTING_CLIENT_PROFILE_DOTPULSAR,
+    }
+}
+
+/// The core scheme and Boost build of a C scheme value.
+fn scheme_from_c(
+    scheme: pulsar_routing_client_hashing_scheme,
+) -> Result<(ClientHashingScheme, BoostVersion), pulsar_routing_status> {
+    match scheme {
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING => {
+            Ok((ClientHashingScheme::JavaStringHash, BoostVersion::Unknown))
+        }
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 => {
+            Ok((ClientHashingScheme::Murmur3_32Hash, BoostVersion::Unknown))
+        }
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => {
+            Ok((ClientHashingScheme::BoostHash, BoostVersion::Unknown))
+        }
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64 => Ok((
+            ClientHashingScheme::BoostHash,
+            BoostVersion::Boost1_74X86_64,
+        )),
+        _ => Err(pulsar_routing_status::UnknownClientHashingScheme),
+    }
+}
+
+/// The static name of a C scheme value, or `None`.
+fn scheme_name(scheme: pulsar_routing_client_hashing_scheme) -> Option<&'static core::ffi::CStr> {
+    match scheme {
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING => Some(c"java_string"),
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 => Some(c"murmur3_32"),
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => Some(c"boost"),
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64 => Some(c"boost_1_74_x86_64"),
+        _ => None,
+    }
+}
+
+fn mode_from_c(mode: pulsar_routing_profile_mode) -> Result<ProfileMode, pulsar_routing_status> {
+    usize::try_from(mode)
+        .ok()
+        .and_then(|i| ProfileMode::ALL.get(i).copied())
+        .ok_or(pulsar_routing_status::UnknownProfileMode)
+}
+
+fn hash_from_c(hash: pulsar_routing_profile_hash) -> Result<KeyHash, pulsar_routing_status> {
+    usize::try_from(hash)
+        .ok()
+        .and_then(|i| KeyHash::ALL.get(i).copied())
+        .ok_or(pulsar_routing_status::UnknownProfileHash)
+}
+
+fn hash_to_c(hash: KeyHash) -> pulsar_routing_profile_hash {
+    match hash {
+        KeyHash::JavaStringHash => PULSAR_ROUTING_PROFILE_HASH_JAVA_STRING,
+        KeyHash::Murmur3_32 => PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32,
+        KeyHash::GoJavaStringHash => PULSAR_ROUTING_PROFILE_HASH_GO_JAVA_STRING,
+        KeyHash::CppJavaStringHash => PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING,
+        KeyHash::CppJavaStringHashUnsignedChar => {
+            PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING_UNSIGNED_CHAR
+        }
+        KeyHash::CppBoostHash => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST,
+        KeyHash::CppBoostHash1_74X86_64 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64,
+        KeyHash::Murmur3_32Unmasked => PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32_UNMASKED,
+    }
+}
+
+/// A `&'static CStr` from a core name without its NUL: the names are few
+/// and fixed, so they are listed here; the tests hold them equal.
+fn profile_c_name(profile: ClientProfile) -> &'static core::ffi::CStr {
+    match profile {
+        ClientProfile::Java => c"java",
+        ClientProfile::Go => c"go",
+        ClientProfile::Cpp => c"cpp",
+        ClientProfile::Python => c"python",
+        ClientProfile::PulsarRs => c"pulsar-rs",
+        ClientProfile::DotPulsar => c"dotpulsar",
+    }
+}
+
+fn hash_c_name(hash: KeyHash) -> &'static core::ffi::CStr {
+    match hash {
+        KeyHash::JavaStringHash => c"java_string",
+        KeyHash::Murmur3_32 => c"murmur3_32",
+        KeyHash::GoJavaStringHash => c"go_java_string",
+        KeyHash::CppJavaStringHash => c"cpp_java_string",
+        KeyHash::CppJavaStringHashUnsignedChar => c"cpp_java_string_unsigned_char",
+        KeyHash::CppBoostHash => c"cpp_boost",
+        KeyHash::CppBoostHash1_74X86_64 => c"cpp_boost_1_74_x86_64",
+        KeyHash::Murmur3_32Unmasked => c"murmur3_32_unmasked",
+    }
+}
+
+/// Parses a client profile name: `"java"`, `"go"`, `"cpp"`, `"python"`,
+/// `"pulsar-rs"` (or `"pulsar_rs"`) or `"dotpulsar"`.
+///
+/// - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+///   not be NULL, even when `len` is 0.
+/// - `profile_out`: receives the profile on success.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_PROFILE` (also for
+/// bytes that are not UTF-8). Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `name` must point to `len` readable bytes and `profile_out` must be
+/// valid for writing a `pulsar_routing_client_profile`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_client_profile_from_name(
+    name: *const u8,
+    len: usize,
+    profile_out: *mut pulsar_routing_client_profile,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let name = try_slice!(name, len);
+        let out = try_out!(profile_out);
+        let Ok(name) = core::str::from_utf8(name) else {
+            return pulsar_routing_status::UnknownClientProfile;
+        };
+        let profile: ClientProfile = try_ok!(name.parse());
+        out.write(profile_to_c(profile));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The name of a client profile (`"java"`, `"go"`, `"cpp"`, `"python"`,
+/// `"pulsar-rs"` or `"dotpulsar"`) as a static NUL-terminated string; NULL
+/// for an unknown value.
+///
+/// The string is static: never free or modify it. Thread-safe; allocates
+/// nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn pulsar_routing_client_profile_name(
+    profile: pulsar_routing_client_profile,
+) -> *const c_char {
+    ffi_panic_boundary! {
+        match profile_from_c(profile) {
+            Ok(profile) => profile_c_name(profile).as_ptr(),
+            Err(_) => core::ptr::null(),
+        }
+    }
+}
+
+/// The hashing scheme a producer of `profile` uses when none is
+/// configured: `JAVA_STRING` for Java and Go, `BOOST` for C++ and Python,
+/// `MURMUR3_32` for pulsar-rs and DotPulsar.
+///
+/// - `scheme_out`: receives the scheme on success.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_PROFILE`. Thread-safe;
+/// allocates nothing.
+///
+/// # Safety
+/// `scheme_out` must be valid for writing a
+/// `pulsar_routing_client_hashing_scheme`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_client_profile_default_scheme(
+    profile: pulsar_routing_client_profile,
+    scheme_out: *mut pulsar_routing_client_hashing_scheme,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(scheme_out);
+        let profile = try_ok!(profile_from_c(profile));
+        out.write(match ProfileConfig::client_default(profile).scheme {
+            ClientHashingScheme::JavaStringHash => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING,
+            ClientHashingScheme::Murmur3_32Hash => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32,
+            ClientHashingScheme::BoostHash => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
+        });
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Parses a client hashing scheme name: `"java_string"`, `"murmur3_32"`,
+/// `"boost"`, `"boost_1_74_x86_64"`, or the clients' enum constant names
+/// `"JavaStringHash"`, `"Murmur3_32Hash"` and `"BoostHash"`.
+///
+/// - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+///   not be NULL, even when `len` is 0.
+/// - `scheme_out`: receives the scheme on success.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_HASHING_SCHEME` (also
+/// for bytes that are not UTF-8). Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `name` must point to `len` readable bytes and `scheme_out` must be valid
+/// for writing a `pulsar_routing_client_hashing_scheme`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_client_hashing_scheme_from_name(
+    name: *const u8,
+    len: usize,
+    scheme_out: *mut pulsar_routing_client_hashing_scheme,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let name = try_slice!(name, len);
+        let out = try_out!(scheme_out);
+        let Ok(name) = core::str::from_utf8(name) else {
+            return pulsar_routing_status::UnknownClientHashingScheme;
+        };
+        let scheme = if name == "boost_1_74_x86_64" {
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64
+        } else {
+            match try_ok!(name.parse::<ClientHashingScheme>()) {
+                ClientHashingScheme::JavaStringHash => {
+                    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING
+                }
+                ClientHashingScheme::Murmur3_32Hash => {
+                    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32
+                }
+                ClientHashingScheme::BoostHash => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
+            }
+        };
+        out.write(scheme);
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The short name of a client hashing scheme (`"java_string"`,
+/// `"murmur3_32"`, `"boost"` or `"boost_1_74_x86_64"`) as a static
+/// NUL-terminated string; NULL for an unknown value.
+///
+/// The string is static: never free or modify it. Thread-safe; allocates
+/// nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn pulsar_routing_client_hashing_scheme_name(
+    scheme: pulsar_routing_client_hashing_scheme,
+) -> *const c_char {
+    ffi_panic_boundary! {
+        scheme_name(scheme).map_or(core::ptr::null(), |name| name.as_ptr())
+    }
+}
+
+/// Parses a key hash name, e.g. `"go_java_string"` or
+/// `"cpp_boost_1_74_x86_64"` (the names `pulsar_routing_profile_hash_name`
+/// gives).
+///
+/// - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+///   not be NULL, even when `len` is 0.
+/// - `hash_out`: receives the hash on success.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_PROFILE_HASH` (also for bytes
+/// that are not UTF-8). Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `name` must point to `len` readable bytes and `hash_out` must be valid
+/// for writing a `pulsar_routing_profile_hash`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_profile_hash_from_name(
+    name: *const u8,
+    len: usize,
+    hash_out: *mut pulsar_routing_profile_hash,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let name = try_slice!(name, len);
+        let out = try_out!(hash_out);
+        let Ok(name) = core::str::from_utf8(name) else {
+            return pulsar_routing_status::UnknownProfileHash;
+        };
+        let hash: KeyHash = try_ok!(name.parse());
+        out.write(hash_to_c(hash));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The name of a key hash, e.g. `"go_java_string"`, as a static
+/// NUL-terminated string; NULL for an unknown value.
+///
+/// The string is static: never free or modify it. Thread-safe; allocates
+/// nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn pulsar_routing_profile_hash_name(
+    hash: pulsar_routing_profile_hash,
+) -> *const c_char {
+    ffi_panic_boundary! {
+        match hash_from_c(hash) {
+            Ok(hash) => hash_c_name(hash).as_ptr(),
+            Err(_) => core::ptr::null(),
+        }
+    }
+}
+
+/// Hashes key bytes with an exact client key hash (the value before the
+/// client's modulo; the unmasked hashes may exceed `0x7fffffff`).
+///
+/// - `key`, `len`: the key's bytes (a string key's UTF-8); `key` must not
+///   be NULL, even when `len` is 0.
+/// - `hash_out`: receives the hash on success.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_PROFILE_HASH` or
+/// `BOOST_HASH_NOT_REPRODUCIBLE` (for `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST`).
+/// Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `key` must point to `len` readable bytes and `hash_out` must be valid
+/// for writing a `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_profile_hash_bytes(
+    hash: pulsar_routing_profile_hash,
+    key: *const u8,
+    len: usize,
+    hash_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let key = try_slice!(key, len);
+        let out = try_out!(hash_out);
+        let hash = try_ok!(hash_from_c(hash));
+        out.write(try_ok!(hash.hash_bytes(key)));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The partition a client sends a keyed message to, as that client's
+/// producer computes it with the given scheme and routing mode (its
+/// defaults otherwise: batching as the client ships it, signed `char`
+/// for C++ and Python).
+///
+/// - `profile`: a `PULSAR_ROUTING_CLIENT_PROFILE_*` value.
+/// - `scheme`: a `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*` value; see
+///   `pulsar_routing_client_profile_default_scheme` for each client's.
+/// - `mode`: a `PULSAR_ROUTING_PROFILE_MODE_*` value.
+/// - `key`: the partition key (NONE, STRING or BYTES; see
+///   `pulsar_routing_key`). A STRING key must be UTF-8.
+/// - `ordering_key`, `ordering_key_len`: the message's ordering key, which
+///   only Go routes by (before the key). **NULL means no ordering key**
+///   (then `ordering_key_len` must be 0); a non-NULL pointer with length 0
+///   is an empty ordering key.
+/// - `num_partitions`: the topic's partition count, 1 to 2147483647.
+/// - `partition_out`: receives the partition on success.
+///
+/// Returns `OK`; `NO_KEY` when the client routes the message as a keyless
+/// one (no key; an empty key in Go, Python and DotPulsar; any key under
+/// pulsar-rs's default policy), which its keyless router places;
+/// `NULL_PARAMETER` (`partition_out`, a key's `data`, or a NULL
+/// `ordering_key` with a non-zero length); `UNKNOWN_CLIENT_PROFILE`,
+/// `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
+/// `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED` (a UTF16 key),
+/// `INVALID_UTF8`; `PROFILE_SCHEME_UNSUPPORTED` or
+/// `PYTHON_SCHEME_NOT_SELECTABLE` (Python with any scheme but BoostHash
+/// and Murmur3_32Hash, its escape hatch); `BOOST_HASH_NOT_REPRODUCIBLE`
+/// (a key under `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST`);
+/// `PROFILE_BYTES_KEY_UNSUPPORTED` (a BYTES key for Python or pulsar-rs);
+/// `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+/// `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `key.data` must be as `pulsar_routing_key` describes, a non-NULL
+/// `ordering_key` must point to `ordering_key_len` readable bytes, and
+/// `partition_out` must be valid for writing a `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_profile_partition(
+    profile: pulsar_routing_client_profile,
+    scheme: pulsar_routing_client_hashing_scheme,
+    mode: pulsar_routing_profile_mode,
+    key: pulsar_routing_key,
+    ordering_key: *const u8,
+    ordering_key_len: usize,
+    num_partitions: i64,
+    partition_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(partition_out);
+        let ordering_key = if ordering_key.is_null() {
+            if ordering_key_len != 0 {
+                return pulsar_routing_status::NullParameter;
+            }
+            None
+        } else {
+            Some(try_slice!(ordering_key, ordering_key_len))
+        };
+        let key = match key.kind {
+            PULSAR_ROUTING_KEY_KIND_NONE => ProfileKey::None,
+            PULSAR_ROUTING_KEY_KIND_STRING | PULSAR_ROUTING_KEY_KIND_BYTES => {
+                let bytes = try_slice!(key.data, key.len);
+                if key.kind == PULSAR_ROUTING_KEY_KIND_STRING {
+                    ProfileKey::Str(try_utf8!(bytes))
+                } else {
+                    ProfileKey::Bytes(bytes)
+                }
+            }
+            PULSAR_ROUTING_KEY_KIND_UTF16 => {
+                return pulsar_routing_status::ProfileKeyKindUnsupported;
+            }
+            _ => return pulsar_routing_status::UnknownKeyKind,
+        };
+        let profile = try_ok!(profile_from_c(profile));
+        let (scheme, boost) = try_ok!(scheme_from_c(scheme));
+        let mode = try_ok!(mode_from_c(mode));
+        let n = try_ok!(PartitionCount::from_i64(num_partitions));
+        let config = ProfileConfig {
+            boost,
+            ..ProfileConfig::client_default(profile).with_scheme(scheme).with_mode(mode)
+        };
+        let keying = try_ok!(ProfileKeying::new(profile, &config));
+        let message = ProfileMessage {
+            key,
+            ordering_key,
+            payload_len: 0,
+        };
+        match try_ok!(keying.partition(&message, n)) {
+            Some(partition) => out.write(partition),
+            None => return pulsar_routing_status::NoKey,
+        }
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The partition index pulsar-client-go reads from a topic name: -1
+/// without `-partition-`, otherwise Go's `strconv.Atoi` of the text after
+/// the last `-` (so `x-partition--1` gives 1, where Java gives -1).
+///
+/// - `topic`, `len`: the topic name's UTF-8 bytes, without a NUL
+///   terminator; `topic` must not be NULL, even when `len` is 0.
+/// - `index_out`: receives the index on success.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`, `GO_ATOI_SYNTAX` or
+/// `GO_ATOI_RANGE` (Go's `ParseTopicName` fails). Thread-safe; allocates
+/// nothing.
+///
+/// # Safety
+/// `topic` must point to `len` readable bytes and `index_out` must be valid
+/// for writing an `int64_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_go_partition_index(
+    topic: *const u8,
+    len: usize,
+    index_out: *mut i64,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let topic = try_slice!(topic, len);
+        let out = try_out!(index_out);
+        let topic = try_utf8!(topic);
+        out.write(try_ok!(go_partition_index(topic)));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The partition index pulsar-client-cpp reads from a topic's local name:
+/// -1 without `-partition-`, otherwise `std::stoi` of the text after the
+/// last `-`, or -1 when `stoi` throws (so `x-partition-5abc` gives 5 and
+/// `x-partition-00` gives 0, where Java gives -1).
+///
+/// - `local_name`, `len`: the local name's UTF-8 bytes, without a NUL
+///   terminator; `local_name` must not be NULL, even when `len` is 0.
+/// - `index_out`: receives the index on success.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `INVALID_UTF8`. Thread-safe;
+/// allocates nothing.
+///
+/// # Safety
+/// `local_name` must point to `len` readable bytes and `index_out` must be
+/// valid for writing an `int32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_cpp_partition_index(
+    local_name: *const u8,
+    len: usize,
+    index_out: *mut i32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let local_name = try_slice!(local_name, len);
+        let out = try_out!(index_out);
+        let local_name = try_utf8!(local_name);
+        out.write(cpp_partition_index(local_name));
+        pulsar_routing_status::Ok
+    }
+}
