@@ -83,6 +83,19 @@ create_exception!(
     "Sticky hash ranges the Java client's KeySharedPolicy rejects, with its IllegalArgumentException message."
 );
 
+create_exception!(
+    pulsar_routing,
+    ProfileConfigError,
+    PulsarRoutingError,
+    "A client profile, hashing scheme, routing mode or Kafka partitioner that is unknown, or that the client does not have."
+);
+create_exception!(
+    pulsar_routing,
+    ProfileRouteError,
+    PulsarRoutingError,
+    "A key the client cannot route: BoostHash of an unknown Boost build (not reproducible), or a key the client cannot be given."
+);
+
 /// `DivisionByZeroError` derives from both `PulsarRoutingError` and the
 /// builtin `ZeroDivisionError`, so `except ZeroDivisionError` catches it as
 /// it catches Python's own `%`. `create_exception!` takes one base only, so

@@ -14,6 +14,7 @@ mod hashes;
 mod key_shared;
 mod key_shared_batch;
 mod keys;
+mod profiles;
 mod routers;
 mod topic_batch;
 mod topics;
@@ -39,8 +40,8 @@ mod _pulsar_routing {
     #[pymodule_export]
     use crate::errors::{
         BundleError, ConsumerAssignError, IllegalPartitionIndexError, KeySharedPolicyError,
-        PartitionCountError, PulsarRoutingError, RoutingConfigError, SelectorConfigError,
-        TopicNameError, UnknownHashingSchemeError,
+        PartitionCountError, ProfileConfigError, ProfileRouteError, PulsarRoutingError,
+        RoutingConfigError, SelectorConfigError, TopicNameError, UnknownHashingSchemeError,
     };
     #[pymodule_export]
     use crate::hashes::{
@@ -55,6 +56,12 @@ mod _pulsar_routing {
     };
     #[pymodule_export]
     use crate::keys::{partition_for_key, partition_for_key_bytes, routing_key_hash};
+    #[pymodule_export]
+    use crate::profiles::{
+        cpp_partition_index, go_partition_index, kafka_fnv1a, kafka_murmur2, kafka_partition,
+        kafka_partitions, kafka_to_positive, profile_key_hash, profile_key_hash_name,
+        profile_partition, profile_partitions,
+    };
     #[pymodule_export]
     use crate::routers::{
         PyCustomRouter, PyMessageRoutingMode, PyRoundRobinRouter, PySinglePartitionRouter,

@@ -140,7 +140,7 @@ def test_plan_needs_an_analysis(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["plan"])
     # The existing commands still work next to plan.
-    assert main(["demo", "k1", "-n", "7"]) == 0
+    assert main(["route", "k1", "-n", "7"]) == 0
     assert main(["bundle", "my-topic", "-k", "4"]) == 0
     capsys.readouterr()
 

@@ -1,7 +1,9 @@
-"""Command line: ``python -m pulsar_routing demo``, ``bundle`` and ``plan``.
+"""Command line: ``pulsar-routing demo``, ``route``, ``bundle`` and ``plan``.
 
-Each job is a subcommand, so that more (a capacity planner, say) can join
-``demo`` without changing how it is called.
+``demo`` runs the whole capacity plan on built-in demo data (the same as
+``plan demo``); ``route`` prints sample keys with their partitions; each
+job is a subcommand, so that more can join without changing how the
+others are called.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from . import (
     partition_for_key,
     partition_for_key_bytes,
 )
-from .plan.cli import add_plan_command, run_plan
+from .plan.cli import add_demo_command, add_plan_command, run_plan
 
 SCHEMES = ("java_string", "murmur3_32")
 DEFAULT_KEYS = ("user-42", "order-1001", "", "Grüße", "日本語", "😀")
@@ -48,7 +50,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join([line(header), rule, *(line(row) for row in rows)])
 
 
-def _demo(args: argparse.Namespace) -> int:
+def _route(args: argparse.Namespace) -> int:
     keys: list[str] = args.keys or list(DEFAULT_KEYS)
     counts: list[int] = args.partitions
     header = ["key"] + [f"{scheme} n={n}" for n in counts for scheme in SCHEMES]
@@ -107,8 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_demo_command(commands)
     demo = commands.add_parser(
-        "demo",
+        "route",
         help="print sample keys with their partitions under both hashing schemes",
         description="Print sample keys with their partitions under both hashing schemes.",
     )
@@ -127,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="TEXT",
         help="the keyBytes example, as UTF-8 text (default: 'hello')",
     )
-    demo.set_defaults(run=_demo)
+    demo.set_defaults(run=_route)
     bundle = commands.add_parser(
         "bundle",
         help="print the namespace bundle of topics in default bundle layouts",
@@ -153,16 +156,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     bundle.set_defaults(run=_bundle)
     add_plan_command(commands).set_defaults(run=run_plan)
     args = parser.parse_args(argv)
-    result: int = args.run(args)
+    try:
+        result: int = args.run(args)
+    except BrokenPipeError:
+        # The reader (`| head`) left early: not an error worth a traceback,
+        # from `python -m` or the console script alike. Python would still
+        # fail flushing stdout at exit, so point it at /dev/null first, as
+        # the Python docs advise.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return result
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:
-        # The reader (`| head`) left early: not an error worth a traceback.
-        # Python would still fail flushing stdout at exit, so point it at
-        # /dev/null first, as the Python docs advise.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
+    sys.exit(main())

@@ -14,6 +14,7 @@ __all__ = [
     "check_partition",
     "ConsistentHashingSelector",
     "ConsumerAssignError",
+    "cpp_partition_index",
     "Crc32",
     "crc32",
     "CustomRouter",
@@ -21,6 +22,7 @@ __all__ = [
     "DivisionByZeroError",
     "ExclusiveSelector",
     "get_partition_index",
+    "go_partition_index",
     "IllegalPartitionIndexError",
     "Impact",
     "java_lossy_utf8",
@@ -28,6 +30,11 @@ __all__ = [
     "java_string_hash_bytes",
     "java_string_hashcode",
     "java_string_hashcode_bytes",
+    "kafka_fnv1a",
+    "kafka_murmur2",
+    "kafka_partition",
+    "kafka_partitions",
+    "kafka_to_positive",
     "KeySharedPolicyError",
     "MessageRoutingMode",
     "murmur3_32",
@@ -41,6 +48,12 @@ __all__ = [
     "partition_switch_ms",
     "PartitionCountError",
     "partitions_for_keys",
+    "profile_key_hash",
+    "profile_key_hash_name",
+    "profile_partition",
+    "profile_partitions",
+    "ProfileConfigError",
+    "ProfileRouteError",
     "PulsarRoutingError",
     "resolve_routing_mode",
     "ring_point",
@@ -96,6 +109,12 @@ class UnknownHashingSchemeError(PulsarRoutingError):
 
 class DivisionByZeroError(PulsarRoutingError, ZeroDivisionError):
     """sign_safe_mod was given a divisor of 0 ("/ by zero")."""
+
+class ProfileConfigError(PulsarRoutingError):
+    """A client profile, hashing scheme, routing mode or Kafka partitioner that is unknown, or that the client does not have."""
+
+class ProfileRouteError(PulsarRoutingError):
+    """A key the client cannot route: BoostHash of an unknown Boost build (not reproducible), or a key the client cannot be given."""
 
 class TopicNameError(PulsarRoutingError):
     """A topic name Java's TopicName.get rejects, with Java's message."""
@@ -203,6 +222,83 @@ def partitions_for_keys(
     O or T), or a pyarrow Array or ChunkedArray of string, large_string,
     binary or large_binary (nulls give -1).
     """
+
+# Client profiles: every Pulsar client's keyed routing, and Kafka's.
+
+# "java", "go", "cpp", "python", "pulsar-rs" (or "pulsar_rs"), "dotpulsar".
+_Profile: TypeAlias = str
+
+def profile_partition(
+    key: _Key,
+    num_partitions: int,
+    profile: _Profile = "java",
+    *,
+    scheme: str | None = None,
+    mode: str | None = None,
+    ordering_key: str | bytes | None = None,
+    unsigned_char: bool = False,
+    boost_1_74_x86_64: bool = False,
+) -> int | None:
+    """The partition a client of `profile` sends a keyed message to; None when it routes it as keyless.
+
+    `scheme` ("java_string", "murmur3_32", "boost") and `mode` ("default",
+    "round_robin", "single_partition") override the client's defaults;
+    `unsigned_char` and `boost_1_74_x86_64` describe a C++/Python build.
+    Raises ProfileRouteError for BoostHash of an unknown Boost build (the
+    C++ and Python default) and ProfileConfigError for an option the client
+    does not have.
+    """
+
+def profile_partitions(
+    keys: Iterable[_Key] | NDArray[Any],
+    num_partitions: int,
+    profile: _Profile = "java",
+    *,
+    scheme: str | None = None,
+    mode: str | None = None,
+    unsigned_char: bool = False,
+    boost_1_74_x86_64: bool = False,
+) -> NDArray[np.int32]:
+    """profile_partition of every key as an int32 array; -1 where the client routes the message as keyless."""
+
+def profile_key_hash_name(
+    profile: _Profile = "java",
+    *,
+    scheme: str | None = None,
+    mode: str | None = None,
+    unsigned_char: bool = False,
+    boost_1_74_x86_64: bool = False,
+) -> str:
+    """The name of the key hash the client applies under these options (for profile_key_hash)."""
+
+def profile_key_hash(data: str | _Bytes, hash: str, /) -> int:
+    """A client key hash by name: "java_string", "murmur3_32", "go_java_string", "cpp_java_string",
+    "cpp_java_string_unsigned_char", "cpp_boost" (raises ProfileRouteError), "cpp_boost_1_74_x86_64",
+    "murmur3_32_unmasked"."""
+
+def go_partition_index(topic: str, /) -> int:
+    """The partition index pulsar-client-go reads from a topic name (TopicNameError: Go's Atoi error)."""
+
+def cpp_partition_index(local_name: str, /) -> int:
+    """The partition index the C++ client reads from a topic's local name."""
+
+def kafka_murmur2(data: str | _Bytes, /) -> int:
+    """Kafka's murmur2 (seed 0x9747b28c), unsigned 32-bit; a str is hashed as UTF-8."""
+
+def kafka_to_positive(hash: int, /) -> int:
+    """Kafka's Utils.toPositive: the hash with its sign bit cleared."""
+
+def kafka_fnv1a(data: str | _Bytes, /) -> int:
+    """32-bit FNV-1a (librdkafka's and Sarama's); a str is hashed as UTF-8."""
+
+def kafka_partition(key: str | _Bytes | None, num_partitions: int, partitioner: str = "java") -> int | None:
+    """The partition a Kafka producer sends a key to ("java": the Java client; else a librdkafka
+    partitioner); None where it would pick at random or stick to a partition."""
+
+def kafka_partitions(
+    keys: Iterable[_Key] | NDArray[Any], num_partitions: int, partitioner: str = "java"
+) -> NDArray[np.int32]:
+    """kafka_partition of every key as an int32 array; -1 where it would pick at random or stick."""
 
 def check_partition(partition: int, num_partitions: int) -> int:
     """Returns partition if it is in [0, num_partitions), else raises IllegalPartitionIndexError."""

@@ -8,7 +8,9 @@ going live:
 * :func:`recommend_partitions`: the partition count for a peak load,
   adjusted for the measured skew;
 * :func:`drift`: what moves when going from N to M partitions;
-* :func:`divergence`: what two hashing schemes route differently;
+* :func:`divergence`: what two hashing schemes (or client setups) route differently;
+* :func:`client_divergence`: what every pair of clients (Pulsar profiles,
+  Kafka partitioners) routes differently;
 * :func:`bundle_spread`: topic-partitions over namespace bundles, the
   bundle count for a cap per bundle, and what a split moves;
 * :func:`key_shared_balance` / :func:`analyze_key_shared`: traffic per
@@ -29,6 +31,7 @@ everything on built-in demo data.
 from __future__ import annotations
 
 from .bundles import TopicSet, bundle_spread, bundles_needed, split_impact, topic_set
+from .clients import DEFAULT_CLIENT_SETUPS, PROFILES, client_divergence, setup_partitions
 from .demo import demo_orders, demo_topics, demo_user_suffixes, run_demo
 from .drift import divergence, drift, expected_drift
 from .inputs import KeySample, PlanInputError, key_sample, read_keys
@@ -46,6 +49,8 @@ from .results import (
     BundleCount,
     BundleLoad,
     BundleReport,
+    ClientDivergencePair,
+    ClientDivergenceReport,
     ConsumerLoad,
     DivergenceReport,
     DivergenceRow,
@@ -70,10 +75,14 @@ from .skew import SCHEMES, analyze_skew, skew
 from .stats import uniform_baseline
 
 __all__ = [
+    "DEFAULT_CLIENT_SETUPS",
+    "PROFILES",
     "SCHEMES",
     "BundleCount",
     "BundleLoad",
     "BundleReport",
+    "ClientDivergencePair",
+    "ClientDivergenceReport",
     "ConsumerLoad",
     "DivergenceReport",
     "DivergenceRow",
@@ -101,6 +110,7 @@ __all__ = [
     "analyze_skew",
     "bundle_spread",
     "bundles_needed",
+    "client_divergence",
     "demo_orders",
     "demo_topics",
     "demo_user_suffixes",
@@ -116,6 +126,7 @@ __all__ = [
     "read_keys",
     "recommend_partitions",
     "run_demo",
+    "setup_partitions",
     "skew",
     "split_impact",
     "topic_set",

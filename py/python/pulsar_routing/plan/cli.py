@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from collections.abc import Sequence
 from typing import Any, Callable, NoReturn
 
 from .. import PulsarRoutingError
+from .clients import DEFAULT_CLIENT_SETUPS
 from .inputs import FORMATS, KeySample, PlanInputError, key_sample, read_keys
 from .results import Result
 from .skew import SCHEMES
@@ -134,6 +136,20 @@ def _demo(args: argparse.Namespace) -> Result:
 def _skew(args: argparse.Namespace) -> Result:
     from .skew import analyze_skew
 
+    if args.max_distinct is not None:
+        from .inputs import detect_format
+        from .sketch import parquet_batches, stream_skew
+
+        if not args.file or (args.format if args.format != "auto" else detect_format(args.file)) != "parquet":
+            raise PlanInputError("--max-distinct streams a Parquet --file")
+        return stream_skew(
+            parquet_batches(args.file, args.key_column, args.weight_column),
+            args.partitions,
+            args.scheme,
+            source=Path(args.file).name,
+            max_distinct=args.max_distinct,
+            top=args.top,
+        )
     return analyze_skew(_need(_sample(args)), args.partitions, args.scheme, top=args.top)
 
 
@@ -170,6 +186,12 @@ def _divergence(args: argparse.Namespace) -> Result:
 
     a, b = args.schemes
     return divergence(_need(_sample(args)), args.partitions, a, b)
+
+
+def _clients(args: argparse.Namespace) -> Result:
+    from .clients import client_divergence
+
+    return client_divergence(_need(_sample(args)), args.partitions, args.setups)
 
 
 def _bundles(args: argparse.Namespace) -> Result:
@@ -260,6 +282,29 @@ class _OneLineErrors(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+DEMO_HELP = "run every analysis on built-in, deterministic demo data"
+
+
+def fill_demo_parser(demo: argparse.ArgumentParser, *, outputs: bool = False) -> None:
+    """The ``demo`` options; with ``outputs``, also ``--json`` and ``--plot`` (for a parser made elsewhere)."""
+    demo.set_defaults(run_plan=_demo, plot=None)
+    if outputs:
+        demo.add_argument("--json", action="store_true", help="print JSON instead of tables")
+        demo.add_argument("--plot", metavar="FILE.png", help="also draw a picture (needs matplotlib)")
+    demo.add_argument("--consumers", type=_count, default=7, help="Key_Shared consumers (default: %(default)s)")
+    demo.add_argument("--no-key-shared", action="store_true", help="skip the Key_Shared analysis")
+
+
+def add_demo_command(commands: Any, *, name: str = "demo") -> argparse.ArgumentParser:
+    """Adds the planner's ``demo`` (every analysis on demo data) as a top-level subcommand."""
+    demo: argparse.ArgumentParser = commands.add_parser(
+        name, help=DEMO_HELP + " (the same as plan demo)", description=DEMO_HELP[0].upper() + DEMO_HELP[1:] + "."
+    )
+    fill_demo_parser(demo, outputs=True)
+    demo.set_defaults(run=run_plan)
+    return demo
+
+
 def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     sub = plan.add_subparsers(dest="analysis", required=True, metavar="ANALYSIS", parser_class=_OneLineErrors)
 
@@ -273,9 +318,7 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
             p.add_argument("--plot", metavar="FILE.png", help="also draw a picture (needs matplotlib)")
         return p
 
-    demo = command("demo", _demo, "run every analysis on built-in, deterministic demo data")
-    demo.add_argument("--consumers", type=_count, default=7, help="Key_Shared consumers (default: %(default)s)")
-    demo.add_argument("--no-key-shared", action="store_true", help="skip the Key_Shared analysis")
+    fill_demo_parser(command("demo", _demo, DEMO_HELP))
 
     p = command("skew", _skew, "per-partition load, max/mean, CV, hot keys and a verdict")
     _key_args(p)
@@ -284,6 +327,9 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     p.add_argument("--scheme", nargs="+", choices=SCHEMES, default=["java_string"],
                    help="hashing schemes (default: java_string, Java's default)")
     p.add_argument("--top", type=int, default=5, help="hot keys shown (default: %(default)s)")
+    p.add_argument("--max-distinct", type=int, metavar="K",
+                   help="Parquet: stream the file, counting exactly up to K distinct keys, then with "
+                   "DataSketches sketches (hot keys, HyperLogLog); the report says which")
 
     p = command("partitions", _partitions, "the partition count for a peak load, adjusted for measured skew")
     p.add_argument("--peak-write", type=_non_negative, required=True, metavar="RATE", help="peak write rate")
@@ -306,7 +352,15 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     p = command("divergence", _divergence, "the share of keys two hashing schemes route differently", picture=False)
     _key_args(p)
     p.add_argument("-n", "--partitions", nargs="+", type=_count, default=[12, 16], metavar="N")
-    p.add_argument("--schemes", nargs=2, choices=SCHEMES, default=list(SCHEMES), metavar="SCHEME")
+    p.add_argument("--schemes", nargs=2, default=list(SCHEMES), metavar="SCHEME",
+                   help="two Java schemes or client setups (go, cpp:java_string, kafka, ...; default: %(default)s)")
+
+    p = command("clients", _clients, "the share of keys every pair of client setups routes differently",
+                picture=False)
+    _key_args(p)
+    p.add_argument("-n", "--partitions", nargs="+", type=_count, default=[12, 16], metavar="N")
+    p.add_argument("--setups", nargs="+", default=list(DEFAULT_CLIENT_SETUPS), metavar="SETUP",
+                   help="client setups: PROFILE[:OPTION] or kafka[:PARTITIONER] (default: %(default)s)")
 
     p = command("bundles", _bundles, "topic-partitions over namespace bundles, bundle count and split impact")
     p.add_argument("topics", nargs="*", metavar="TOPIC", help="topic names")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bundles import TopicSet, bundle_spread, topic_set
+from .clients import client_divergence
 from .drift import divergence, drift
 from .inputs import KeySample, key_sample
 from .key_shared import analyze_key_shared, key_shared_available
@@ -114,4 +115,7 @@ def run_demo(*, key_shared: bool | None = None, consumers: int = 7) -> PlanRepor
         key_shared=ks,
         queue=producer_queue(60_000, 5, 1_024, partitions=16, max_mean=hottest),
         notes=notes,
+        client_divergence=client_divergence(
+            orders, (12, 16), ("java", "go", "cpp:boost_1_74_x86_64", "dotpulsar", "java:murmur3_32", "kafka")
+        ),
     )

@@ -9,10 +9,11 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
-from .inputs import KeysLike, WeightsLike, key_sample
+from .inputs import KeySample, KeysLike, WeightsLike, key_sample
 from .results import DivergenceReport, DivergenceRow, DriftReport, MovedKey
-from .skew import partition_loads
+from .skew import SCHEMES, partition_loads
 from .stats import load_stats
 
 
@@ -85,6 +86,14 @@ def drift(
     )
 
 
+def _routing(sample: KeySample, n: int, setup: str) -> NDArray[np.int32]:
+    if setup in SCHEMES:
+        return partition_loads(sample, n, setup)[0]
+    from .clients import setup_partitions
+
+    return setup_partitions(sample.keys, n, setup)
+
+
 def divergence(
     keys: KeysLike,
     partitions: int | Sequence[int],
@@ -95,18 +104,19 @@ def divergence(
 ) -> DivergenceReport:
     """The share of keys (and traffic) that two hashing setups send to different partitions.
 
-    Today a setup is a hashing scheme: Java's default ``java_string``
-    against ``murmur3_32``, the scheme Java, C++ and Go can all be set to.
-    Other clients' default hashes (C++ and Python's BoostHash, Go's
-    JavaStringHash over UTF-8) come with their client profiles.
+    A setup is a Java hashing scheme (Java's default ``java_string`` against
+    ``murmur3_32``, the scheme Java, C++ and Go can all be set to), or any
+    client setup of :func:`pulsar_routing.plan.setup_partitions` (``go``,
+    ``cpp:java_string``, ``kafka``, ...). :func:`client_divergence` compares
+    every pair of many setups at once.
     """
     sample = key_sample(keys, weights)
     counts = [partitions] if isinstance(partitions, int) else list(partitions)
     keyed = sample.keyed_weight
     rows = []
     for n in counts:
-        a, _, _ = partition_loads(sample, n, scheme_a)
-        b, _, _ = partition_loads(sample, n, scheme_b)
+        a = _routing(sample, n, scheme_a)
+        b = _routing(sample, n, scheme_b)
         differ = a != b
         count = int(differ.sum())
         rows.append(

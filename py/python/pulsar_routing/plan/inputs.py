@@ -358,6 +358,13 @@ class _ArrowAccumulator:
         keys = pc.filter(keys, present)
         w = pc.filter(w, present)
         keys = keys.combine_chunks() if isinstance(keys, pa.ChunkedArray) else keys
+        w = w.combine_chunks() if isinstance(w, pa.ChunkedArray) else w
+        # Sorted by key: Arrow's group-by order depends on threads and
+        # batching, and the uniform baseline on the order of the weights, so
+        # the same keys give the same report however they were read (in one
+        # piece, in batches, or as partial histograms merged after Dask).
+        order = pc.sort_indices(keys)
+        keys, w = keys.take(order), w.take(order)
         weights = np.asarray(w.to_numpy(), dtype=np.float64)
         return _sample(keys, weights, keyless, self.rows, source, weighted)
 

@@ -549,6 +549,70 @@ class DivergenceReport(Result):
         return "\n".join(parts)
 
 
+@dataclass(frozen=True)
+class ClientDivergencePair(Result):
+    """Two client setups at one partition count.
+
+    ``differing_keys`` counts the keys the two send to different partitions,
+    a key one of them routes as keyless (Go's ``""``) included;
+    ``keyless_keys`` counts the keys either routes as keyless.
+    """
+
+    setup_a: str
+    setup_b: str
+    partitions: int
+    differing_keys: int
+    differing_key_share: float
+    differing_traffic_share: float
+    keyless_keys: int
+
+    def render(self) -> str:
+        return f"{self.setup_a} vs {self.setup_b}, n={self.partitions}: {pct(self.differing_key_share)} of keys"
+
+
+@dataclass(frozen=True)
+class ClientDivergenceReport(Result):
+    """Every pair of client setups (profiles, Kafka partitioners): the share of keys they route differently.
+
+    ``expected_share`` at each count is ``1 - 1/n``, the share for two
+    unrelated uniform hashes.
+    """
+
+    setups: list[str]
+    distinct_keys: int
+    partitions: list[int]
+    pairs: list[ClientDivergencePair]
+    skipped: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def share(self, setup_a: str, setup_b: str, partitions: int) -> float:
+        """The share of keys two setups route differently (either order)."""
+        for p in self.pairs:
+            if p.partitions == partitions and {p.setup_a, p.setup_b} == {setup_a, setup_b}:
+                return p.differing_key_share
+        if setup_a == setup_b and setup_a in self.setups and partitions in self.partitions:
+            return 0.0
+        raise KeyError((setup_a, setup_b, partitions))
+
+    def render(self) -> str:
+        header = ["setup A", "setup B", *(f"n={n}" for n in self.partitions)]
+        rows = []
+        for i, a in enumerate(self.setups):
+            for b in self.setups[i + 1 :]:
+                rows.append([a, b, *(pct(self.share(a, b, n)) for n in self.partitions)])
+        parts = [
+            heading("Cross-client divergence: every pair of clients (share of keys routed differently)"),
+            table(header, rows),
+            "",
+            "  unrelated hashes: " + ", ".join(f"n={n}: {pct(1 - 1 / n)}" for n in self.partitions),
+        ]
+        if self.skipped:
+            parts += ["", *(f"- skipped {s}: {why}" for s, why in self.skipped.items())]
+        if self.notes:
+            parts += ["", *(f"- {n}" for n in self.notes)]
+        return "\n".join(parts)
+
+
 # ---------------------------------------------------------------- 4. bundles
 
 
@@ -844,6 +908,7 @@ class PlanReport(Result):
     key_shared: KeySharedAnalysis | None
     queue: QueuePlan | None
     notes: list[str] = field(default_factory=list)
+    client_divergence: ClientDivergenceReport | None = None
 
     def render(self) -> str:
         parts: list[str] = [self.title, ""]
@@ -853,6 +918,7 @@ class PlanReport(Result):
             self.partitions,
             self.drift,
             self.divergence,
+            self.client_divergence,
             self.bundles,
             self.key_shared,
             self.queue,

@@ -1,0 +1,127 @@
+"""6b. Cross-client divergence: every pair of client setups (Pulsar client profiles, Kafka partitioners).
+
+A *setup* names how a producer routes keys:
+
+* a Pulsar client profile with its defaults: ``java``, ``go``, ``cpp``,
+  ``python``, ``pulsar-rs``, ``dotpulsar``;
+* a profile with one option, ``PROFILE:OPTION``, where the option is a
+  hashing scheme (``java_string``, ``murmur3_32``, ``boost``), the
+  reproducible BoostHash of Boost 1.74 on x86-64 (``boost_1_74_x86_64``), or
+  a routing mode (``round_robin``, ``single_partition``);
+* ``kafka`` (the Java Kafka client: ``toPositive(murmur2(key)) % n``) or
+  ``kafka:PARTITIONER`` (a librdkafka partitioner, e.g. ``kafka:consistent_random``).
+
+Keys are sent as ``str`` (UTF-8 for every client but Java's JavaStringHash)
+or ``bytes``; a key a client routes as keyless (Go's ``""``, every key of
+pulsar-rs without ``round_robin``) is routed to "no partition", which differs
+from every partition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._pulsar_routing import ProfileRouteError, kafka_partitions, profile_partitions
+from .inputs import KeysLike, WeightsLike, key_sample
+from .results import ClientDivergencePair, ClientDivergenceReport
+
+PROFILES = ("java", "go", "cpp", "python", "pulsar-rs", "dotpulsar")
+"""The Pulsar client profiles."""
+
+DEFAULT_CLIENT_SETUPS = (
+    "java",
+    "go",
+    "cpp:boost_1_74_x86_64",
+    "cpp:java_string",
+    "pulsar-rs:round_robin",
+    "dotpulsar",
+    "java:murmur3_32",
+    "kafka",
+)
+"""The setups compared by default: every client's default keyed routing
+(C++ and Python's BoostHash as built with Boost 1.74 on x86-64; pulsar-rs
+with the ``RoundRobin`` policy, the one under which it reads keys), the one
+scheme Java, Go and C++ agree on, and Kafka's Java client."""
+
+_MODES = ("default", "round_robin", "single_partition")
+
+
+def setup_partitions(keys: Any, partitions: int, setup: str) -> NDArray[np.int32]:
+    """The partition of every key under one setup; -1 where it routes the key as keyless (or at random).
+
+    ``keys`` is anything :func:`pulsar_routing.profile_partitions` takes.
+    Raises :class:`pulsar_routing.ProfileConfigError` for an unknown setup and
+    :class:`pulsar_routing.ProfileRouteError` for one that cannot be
+    reproduced (``cpp`` and ``python`` default to BoostHash of an unknown Boost).
+    """
+    name, _, option = setup.partition(":")
+    if name == "kafka":
+        return kafka_partitions(keys, partitions, option or "java")
+    if not option:
+        return profile_partitions(keys, partitions, name)
+    if option == "boost_1_74_x86_64":
+        return profile_partitions(keys, partitions, name, scheme="boost", boost_1_74_x86_64=True)
+    if option in _MODES:
+        return profile_partitions(keys, partitions, name, mode=option)
+    return profile_partitions(keys, partitions, name, scheme=option)
+
+
+def client_divergence(
+    keys: KeysLike,
+    partitions: int | Sequence[int],
+    setups: Sequence[str] = DEFAULT_CLIENT_SETUPS,
+    *,
+    weights: WeightsLike = None,
+) -> ClientDivergenceReport:
+    """The share of keys (and traffic) every pair of ``setups`` sends to different partitions.
+
+    A setup that cannot be reproduced (``cpp``: BoostHash of an unknown
+    Boost build) is left out and listed in ``skipped`` with the reason; an
+    unknown setup raises :class:`pulsar_routing.ProfileConfigError`.
+    """
+    sample = key_sample(keys, weights)
+    counts = [partitions] if isinstance(partitions, int) else list(partitions)
+    keyed = sample.keyed_weight
+    distinct = sample.distinct_keys
+    used: list[str] = []
+    skipped: dict[str, str] = {}
+    routed: dict[tuple[str, int], NDArray[np.int32]] = {}
+    for setup in dict.fromkeys(setups):
+        try:
+            for n in counts:
+                routed[setup, n] = setup_partitions(sample.keys, n, setup)
+        except ProfileRouteError as e:
+            skipped[setup] = str(e)
+            continue
+        used.append(setup)
+    pairs = []
+    for i, a in enumerate(used):
+        for b in used[i + 1 :]:
+            for n in counts:
+                pa, pb = routed[a, n], routed[b, n]
+                differ = pa != pb
+                count = int(differ.sum())
+                pairs.append(
+                    ClientDivergencePair(
+                        setup_a=a,
+                        setup_b=b,
+                        partitions=n,
+                        differing_keys=count,
+                        differing_key_share=count / distinct if distinct else 0.0,
+                        differing_traffic_share=float(sample.weights[differ].sum()) / keyed if keyed else 0.0,
+                        keyless_keys=int(((pa < 0) | (pb < 0)).sum()),
+                    )
+                )
+    notes = [
+        "Producers of one topic that route a key differently split it over two partitions, and its order "
+        "with it: give them one scheme (Murmur3_32Hash is the one Java, Go and C++ agree on for every key; "
+        "pulsar-rs and DotPulsar match them only for a power-of-two partition count).",
+        "Go hashes UTF-8 bytes without Java's mask: on ASCII keys it agrees with Java whenever n is a power of two.",
+    ]
+    return ClientDivergenceReport(
+        setups=used, distinct_keys=distinct, partitions=counts, pairs=pairs, skipped=skipped, notes=notes
+    )

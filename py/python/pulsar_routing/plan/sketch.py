@@ -1,0 +1,275 @@
+"""Skew past memory: exact while the distinct keys fit, streaming sketches after.
+
+:func:`stream_skew` reads key batches once. Loads per partition are always
+exact (they are sums). The distinct keys are held, exactly, up to
+``max_distinct``; the result is then the full :class:`SkewAnalysis` (its
+sample line says "exact counting"). Past that, the held keys are poured
+into streaming sketches from Apache DataSketches (``pip install
+datasketches``): a frequent-items sketch for the hot keys and HyperLogLog
+for the distinct-key count, and the result is a
+:class:`StreamingSkewReport` whose ``mode`` is ``"sketch"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .. import partitions_for_keys
+from .inputs import (
+    Key,
+    PlanInputError,
+    _aggregate_arrow,
+    _arrow_keys,
+    _ArrowAccumulator,
+    _batch_weights,
+    _check_weight_column,
+    _pick_key_column,
+)
+from .results import Result, SkewAnalysis, heading, num, pct, ratio, show_key, table
+from .skew import BALANCED, HEADROOM, SEVERE, analyze_skew
+
+# Distinct keys held exactly before switching to sketches (about 100 bytes each).
+MAX_DISTINCT = 10_000_000
+# Frequent items: at most 0.75 * 2**LG_MAX_K counters; error about 3.5 / 2**LG_MAX_K of the weight.
+LG_MAX_K = 14
+# HyperLogLog: relative standard error about 1.04 / sqrt(2**LG_K) (0.8% at 14).
+LG_K = 14
+
+
+def _datasketches() -> Any:
+    try:
+        return importlib.import_module("datasketches")
+    except ImportError:
+        raise PlanInputError(
+            "too many distinct keys to count exactly, and streaming sketches need "
+            "Apache DataSketches: pip install datasketches"
+        ) from None
+
+
+@dataclass(frozen=True)
+class SketchHotKey(Result):
+    """A heavy hitter: its estimated weight, with bounds, and its share of all traffic."""
+
+    key: Key
+    estimate: float
+    lower_bound: float
+    upper_bound: float
+    share: float
+
+    def render(self) -> str:
+        return f"{show_key(self.key)}: {num(self.estimate)} ({pct(self.share)})"
+
+
+@dataclass(frozen=True)
+class StreamingLoad(Result):
+    """Exact load per partition for one scheme and partition count."""
+
+    scheme: str
+    partitions: int
+    load: list[float]
+    max_mean: float
+    cv: float
+    level: str
+
+    def render(self) -> str:
+        return f"{self.scheme} n={self.partitions}: max/mean {ratio(self.max_mean)}, {self.level}"
+
+
+@dataclass(frozen=True)
+class StreamingSkewReport(Result):
+    """Skew of a sample too large to count exactly: exact loads, sketched keys."""
+
+    source: str
+    mode: str
+    rows: int
+    total_weight: float
+    keyless_weight: float
+    distinct_keys_estimate: float
+    distinct_keys_lower: float
+    distinct_keys_upper: float
+    hot_keys: list[SketchHotKey]
+    loads: list[StreamingLoad]
+    sketches: dict[str, Any] = field(default_factory=dict)
+
+    def render(self) -> str:
+        lines = [
+            heading("Key skew (streaming)"),
+            f"{self.source}: {self.rows:,} rows, about {num(round(self.distinct_keys_estimate))} distinct keys "
+            f"(95%: {num(round(self.distinct_keys_lower))}..{num(round(self.distinct_keys_upper))}), "
+            f"{num(self.total_weight)} messages ({self.mode} counting: Apache DataSketches "
+            f"frequent items lg_max_k={self.sketches.get('lg_max_k')}, HLL lg_k={self.sketches.get('lg_k')})",
+            "",
+            table(
+                ["scheme", "partitions", "max/mean", "CV", "verdict"],
+                [[r.scheme, str(r.partitions), ratio(r.max_mean), f"{r.cv:.2f}", r.level] for r in self.loads],
+            ),
+            "",
+            "Loads per partition are exact; hot keys and the distinct count are estimates.",
+        ]
+        if self.hot_keys:
+            lines += [
+                "",
+                table(
+                    ["hot key", "messages (est.)", "bounds", "share"],
+                    [
+                        [show_key(h.key), num(round(h.estimate)), f"{num(h.lower_bound)}..{num(h.upper_bound)}",
+                         pct(h.share)]
+                        for h in self.hot_keys
+                    ],
+                ),
+            ]
+        return "\n".join(lines)
+
+
+def _level(max_mean: float) -> str:
+    if max_mean <= BALANCED:
+        return "balanced"
+    if max_mean <= HEADROOM:
+        return "headroom"
+    if max_mean <= SEVERE:
+        return "moderate"
+    return "fix-keys"
+
+
+class _Sketches:
+    def __init__(self, lg_max_k: int, lg_k: int) -> None:
+        ds = _datasketches()
+        self.ds = ds
+        self.items = ds.frequent_items_sketch(lg_max_k)
+        self.hll = ds.hll_sketch(lg_k)
+        self.fractional = False
+
+    def add(self, grouped: Any) -> None:
+        """A (k, w) table of distinct keys (nulls dropped by the caller)."""
+        keys = grouped.column("k").to_pylist()
+        weights = grouped.column("w").to_numpy()
+        whole = np.rint(weights)
+        if not np.array_equal(whole, weights):
+            self.fractional = True
+        for key, w in zip(keys, whole.astype(np.int64).tolist()):
+            if key is None:
+                continue
+            if w > 0:
+                self.items.update(key, w)
+            self.hll.update(("b" + key.hex()) if isinstance(key, bytes) else ("s" + key))
+
+
+def stream_skew(
+    batches: Iterable[tuple[Any, NDArray[np.float64] | None]],
+    partitions: int | Sequence[int],
+    schemes: str | Sequence[str] = "java_string",
+    *,
+    source: str = "stream",
+    max_distinct: int = MAX_DISTINCT,
+    top: int = 5,
+    lg_max_k: int = LG_MAX_K,
+    lg_k: int = LG_K,
+) -> SkewAnalysis | StreamingSkewReport:
+    """Skew over batches of (pyarrow key array, weights or None), read once.
+
+    Exact (a :class:`SkewAnalysis`, as :func:`analyze_skew`) while at most
+    ``max_distinct`` distinct keys; otherwise a :class:`StreamingSkewReport`
+    from sketches, with exact loads.
+    """
+    counts = [partitions] if isinstance(partitions, int) else list(partitions)
+    names = [schemes] if isinstance(schemes, str) else list(schemes)
+    if not counts or not names:
+        raise PlanInputError("give at least one partition count and scheme")
+    if any(n < 1 for n in counts):
+        raise PlanInputError("partition counts must be at least 1")
+    if max_distinct < 0:
+        raise PlanInputError("max_distinct must be at least 0")
+    loads = {(s, n): np.zeros(n) for s in names for n in counts}
+    acc: _ArrowAccumulator | None = _ArrowAccumulator()
+    sketches: _Sketches | None = None
+    rows = 0
+    keyless = 0.0
+    keyed = 0.0
+    weighted = False
+    for raw_keys, raw_weights in batches:
+        keys = _arrow_keys(raw_keys)
+        w = np.ones(len(keys)) if raw_weights is None else np.asarray(raw_weights, dtype=np.float64)
+        weighted = weighted or raw_weights is not None
+        rows += len(keys)
+        for (scheme, n), load in loads.items():
+            parts = partitions_for_keys(keys, n, scheme)
+            present = parts >= 0
+            load += np.bincount(parts[present], weights=w[present], minlength=n)
+        missing = np.asarray(keys.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        keyless += float(w[missing].sum())
+        keyed += float(w[~missing].sum())
+        if acc is not None:
+            acc.add(keys, None if raw_weights is None else w)
+            if acc._rows_held > max_distinct:
+                merged = acc._merged()
+                acc._parts, acc._rows_held = [merged], merged.num_rows
+                if merged.num_rows > max_distinct:
+                    sketches = _Sketches(lg_max_k, lg_k)
+                    sketches.add(merged)
+                    acc = None
+        else:
+            assert sketches is not None
+            sketches.add(_aggregate_arrow(keys, w))
+    if acc is not None:
+        sample = acc.sample(source, weighted)
+        return analyze_skew(sample, counts, names, top=top)
+    assert sketches is not None
+    total = keyed + keyless
+    for load in loads.values():
+        load += keyless / load.shape[0]
+    rows_out = []
+    for (scheme, n), load in loads.items():
+        mean = float(load.mean())
+        mm = float(load.max() / mean) if mean else 1.0
+        cv = float(load.std() / mean) if mean else 0.0
+        rows_out.append(StreamingLoad(scheme, n, load.tolist(), mm, cv, _level(mm)))
+    ds = sketches.ds
+    hot = sketches.items.get_frequent_items(ds.frequent_items_error_type.NO_FALSE_NEGATIVES)[: max(top, 0)]
+    hll = sketches.hll
+    return StreamingSkewReport(
+        source=source,
+        mode="sketch",
+        rows=rows,
+        total_weight=total,
+        keyless_weight=keyless,
+        distinct_keys_estimate=float(hll.get_estimate()),
+        distinct_keys_lower=float(hll.get_lower_bound(2)),
+        distinct_keys_upper=float(hll.get_upper_bound(2)),
+        hot_keys=[
+            SketchHotKey(key, float(est), float(lo), float(hi), float(est) / total if total else 0.0)
+            for key, est, lo, hi in hot
+        ],
+        loads=rows_out,
+        sketches={
+            "library": "datasketches",
+            "lg_max_k": lg_max_k,
+            "lg_k": lg_k,
+            "max_distinct": max_distinct,
+            "weights_rounded": sketches.fractional,
+        },
+    )
+
+
+def parquet_batches(
+    path: str, key_column: str | None = None, weight_column: str | None = None, batch_rows: int = 1 << 20
+) -> Iterable[tuple[Any, NDArray[np.float64] | None]]:
+    """(keys, weights) batches of a Parquet file, for :func:`stream_skew`."""
+    import pyarrow.parquet as pq
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.is_file():
+        raise PlanInputError(f"{p}: no such file")
+    parquet = pq.ParquetFile(p)
+    names = list(parquet.schema_arrow.names)
+    key = _pick_key_column(p.name, names, key_column)
+    _check_weight_column(p.name, names, weight_column)
+    columns = [key] + ([weight_column] if weight_column else [])
+    for batch in parquet.iter_batches(batch_size=batch_rows, columns=columns):
+        yield batch.column(key), _batch_weights(batch, weight_column)

@@ -1,0 +1,446 @@
+//! Every client's keyed routing ([`profile_partition`], [`profile_partitions`]),
+//! its key hashes, the clients' readings of partition indexes, and Kafka's
+//! partitioners ([`kafka_partition`], [`kafka_partitions`]).
+
+use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pulsar_routing::PartitionCount;
+use pulsar_routing::kafka::{LibrdkafkaPartitioner, fnv1a, murmur2, to_positive};
+use pulsar_routing::profiles::{
+    BoostVersion, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig,
+    ProfileKey, ProfileKeying, ProfileMessage, ProfileMode, ProfileRouteError as CoreRouteError,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::arrow::{ArrowTypes, ArrowValue, for_each_arrow_value};
+use crate::batch::OBJECT_BATCH;
+use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above};
+use crate::errors::{ProfileConfigError, ProfileRouteError, TopicNameError, partition_count};
+use crate::hashes::hash_text_or_bytes;
+
+/// Batches of at least this many keys are routed with the GIL released.
+const DETACH_MIN_KEYS: usize = 1024;
+
+/// The partition written for a message routed without its key.
+const NO_KEY: i32 = -1;
+
+fn config_error(message: impl Into<String>) -> PyErr {
+    ProfileConfigError::new_err(message.into())
+}
+
+fn route_error(err: CoreRouteError) -> PyErr {
+    ProfileRouteError::new_err(err.to_string())
+}
+
+/// The keying of `profile` with the given options over its defaults.
+fn keying(
+    profile: &str,
+    scheme: Option<&str>,
+    mode: Option<&str>,
+    unsigned_char: bool,
+    boost_1_74_x86_64: bool,
+) -> PyResult<ProfileKeying> {
+    let profile: ClientProfile = profile.parse().map_err(|e| config_error(format!("{e}")))?;
+    let mut config = ProfileConfig::client_default(profile);
+    if let Some(scheme) = scheme {
+        let scheme: ClientHashingScheme =
+            scheme.parse().map_err(|e| config_error(format!("{e}")))?;
+        config = config.with_scheme(scheme);
+    }
+    if let Some(mode) = mode {
+        let mode: ProfileMode = mode.parse().map_err(|e| config_error(format!("{e}")))?;
+        config = config.with_mode(mode);
+    }
+    if unsigned_char {
+        config.char_signedness = CharSignedness::Unsigned;
+    }
+    if boost_1_74_x86_64 {
+        config.boost = BoostVersion::Boost1_74X86_64;
+    }
+    ProfileKeying::new(profile, &config).map_err(|e| config_error(e.to_string()))
+}
+
+/// A key as the clients take it: text (which every client sends as its
+/// UTF-8 bytes), bytes, or none.
+enum ClientKey<'a> {
+    None,
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+impl<'a> ClientKey<'a> {
+    fn extract(obj: &'a Bound<'_, PyAny>, what: &dyn std::fmt::Display) -> PyResult<Self> {
+        if obj.is_none() {
+            Ok(Self::None)
+        } else if let Ok(s) = obj.cast::<PyString>() {
+            s.to_str().map(Self::Text).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "{what} holds a lone surrogate, which no client sends as UTF-8"
+                ))
+            })
+        } else if let Ok(bytes) = obj.cast::<PyBytes>() {
+            Ok(Self::Bytes(bytes.as_bytes()))
+        } else {
+            Err(PyTypeError::new_err(format!(
+                "{what} must be str, bytes or None, not {}",
+                obj.get_type().name()?
+            )))
+        }
+    }
+
+    fn profile_key(&self) -> ProfileKey<'a> {
+        match *self {
+            Self::None => ProfileKey::None,
+            Self::Text(s) => ProfileKey::Str(s),
+            Self::Bytes(b) => ProfileKey::Bytes(b),
+        }
+    }
+
+    /// The serialized key, as Kafka sees it (`None` is a `null` key).
+    fn kafka_bytes(&self) -> Option<&'a [u8]> {
+        match *self {
+            Self::None => None,
+            Self::Text(s) => Some(s.as_bytes()),
+            Self::Bytes(b) => Some(b),
+        }
+    }
+}
+
+/// Routes one key to an int32 slot (`-1` without a partition).
+trait KeyRoute: Sync {
+    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError>;
+}
+
+#[derive(Clone, Copy)]
+struct ProfileRoute {
+    keying: ProfileKeying,
+    n: PartitionCount,
+}
+
+impl KeyRoute for ProfileRoute {
+    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError> {
+        let message = ProfileMessage {
+            key: key.profile_key(),
+            ordering_key: None,
+            payload_len: 0,
+        };
+        // A partition is below 2**31, so it always fits.
+        Ok(self
+            .keying
+            .partition(&message, self.n)?
+            .map_or(NO_KEY, |p| p as i32))
+    }
+}
+
+/// A Kafka partitioner: `None` is the Java client's, otherwise librdkafka's.
+#[derive(Clone, Copy)]
+struct KafkaRoute {
+    partitioner: Option<LibrdkafkaPartitioner>,
+    n: PartitionCount,
+}
+
+impl KafkaRoute {
+    fn new(py: Python<'_>, partitioner: &str, num_partitions: i64) -> PyResult<Self> {
+        let n = partition_count(py, num_partitions)?;
+        let partitioner = match partitioner {
+            "java" => None,
+            name => Some(name.parse::<LibrdkafkaPartitioner>().map_err(|_| {
+                config_error(format!(
+                    "unknown Kafka partitioner {name:?}: expected java, random, consistent, consistent_random, murmur2, murmur2_random, fnv1a or fnv1a_random"
+                ))
+            })?),
+        };
+        Ok(Self { partitioner, n })
+    }
+
+    fn partition(&self, key: Option<&[u8]>) -> Option<u32> {
+        match self.partitioner {
+            // The Java client hashes every non-null key (empty ones too);
+            // a null key goes to the sticky partition.
+            None => key.map(|k| pulsar_routing::kafka::partition_for_key(k, self.n)),
+            Some(p) => p.partition_for_key(key, self.n),
+        }
+    }
+}
+
+impl KeyRoute for KafkaRoute {
+    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError> {
+        Ok(self
+            .partition(key.kafka_bytes())
+            .map_or(NO_KEY, |p| p as i32))
+    }
+}
+
+/// Routes every key of `keys` (an iterable of `str`, `bytes` and `None`, a
+/// numpy array, or a pyarrow array) with `route`.
+fn route_all<'py, R: KeyRoute>(
+    py: Python<'py>,
+    keys: &Bound<'py, PyAny>,
+    route: &R,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    if keys.is_instance_of::<PyString>() || keys.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(
+            "keys must be a collection of keys, not one key",
+        ));
+    }
+    let partitions = if let Ok(array) = keys.cast::<PyUntypedArray>() {
+        if array.ndim() != 1 {
+            return Err(PyValueError::new_err(format!(
+                "keys must be a one-dimensional array, not {}-dimensional",
+                array.ndim()
+            )));
+        }
+        let kind = array.dtype().kind();
+        if !matches!(kind, b'U' | b'S' | b'O' | b'T') {
+            return Err(PyTypeError::new_err(format!(
+                "keys must be an array of str (dtype U), bytes (dtype S) or objects, not dtype {}",
+                array.dtype().str()?
+            )));
+        }
+        // numpy hands items out without their NUL padding, as here.
+        let list = array.call_method0(intern!(py, "tolist"))?;
+        object_keys(py, &list, route)?
+    } else if let Some(partitions) = arrow_keys(py, keys, route)? {
+        partitions
+    } else {
+        object_keys(py, keys, route)?
+    };
+    Ok(PyArray1::from_vec(py, partitions))
+}
+
+fn object_keys<R: KeyRoute>(
+    py: Python<'_>,
+    keys: &Bound<'_, PyAny>,
+    route: &R,
+) -> PyResult<Vec<i32>> {
+    let mut partitions = Vec::with_capacity(keys.len().unwrap_or(0));
+    let mut items = keys.try_iter()?;
+    let mut batch = Vec::with_capacity(OBJECT_BATCH);
+    loop {
+        batch.clear();
+        for item in items.by_ref().take(OBJECT_BATCH) {
+            batch.push(item?);
+        }
+        if batch.is_empty() {
+            return Ok(partitions);
+        }
+        let first = partitions.len();
+        let keys = batch
+            .iter()
+            .enumerate()
+            .map(|(i, item)| ClientKey::extract(item, &format_args!("keys[{}]", first + i)))
+            .collect::<PyResult<Vec<ClientKey<'_>>>>()?;
+        // The `str` and `bytes` objects are immutable and `batch` holds them,
+        // so their contents stay valid with the GIL released.
+        let routed = detach_above(py, keys.len(), DETACH_MIN_KEYS, || {
+            keys.iter()
+                .map(|key| route.route(key))
+                .collect::<Result<Vec<i32>, CoreRouteError>>()
+        })
+        .map_err(route_error)?;
+        partitions.extend(routed);
+    }
+}
+
+fn arrow_keys<R: KeyRoute>(
+    py: Python<'_>,
+    keys: &Bound<'_, PyAny>,
+    route: &R,
+) -> PyResult<Option<Vec<i32>>> {
+    let mut partitions = Vec::new();
+    let types = ArrowTypes {
+        what: "keys",
+        binary: true,
+    };
+    let is_arrow = for_each_arrow_value(py, keys, types, &mut |value| {
+        let key = match value {
+            ArrowValue::Null => ClientKey::None,
+            ArrowValue::Text(text) => ClientKey::Text(text),
+            ArrowValue::Bytes(bytes) => ClientKey::Bytes(bytes),
+        };
+        partitions.push(route.route(&key).map_err(route_error)?);
+        Ok(())
+    })?;
+    Ok(is_arrow.then_some(partitions))
+}
+
+/// The partition a client of `profile` sends a message with this key (and
+/// ordering key) to, or `None` when the client routes it as keyless.
+#[pyfunction]
+#[pyo3(signature = (
+    key, num_partitions, profile = "java", *, scheme = None, mode = None,
+    ordering_key = None, unsigned_char = false, boost_1_74_x86_64 = false,
+))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn profile_partition(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    num_partitions: i64,
+    profile: &str,
+    scheme: Option<&str>,
+    mode: Option<&str>,
+    ordering_key: Option<&Bound<'_, PyAny>>,
+    unsigned_char: bool,
+    boost_1_74_x86_64: bool,
+) -> PyResult<Option<u32>> {
+    let n = partition_count(py, num_partitions)?;
+    let keying = keying(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?;
+    let key = ClientKey::extract(key, &"key")?;
+    let ordering = match ordering_key {
+        Some(obj) if !obj.is_none() => Some(ClientKey::extract(obj, &"ordering_key")?),
+        _ => None,
+    };
+    let message = ProfileMessage {
+        key: key.profile_key(),
+        ordering_key: ordering.as_ref().and_then(ClientKey::kafka_bytes),
+        payload_len: 0,
+    };
+    keying.partition(&message, n).map_err(route_error)
+}
+
+/// The partition of every key for a client of `profile`, as an int32 numpy
+/// array; -1 marks a message the client routes as keyless.
+#[pyfunction]
+#[pyo3(signature = (
+    keys, num_partitions, profile = "java", *, scheme = None, mode = None,
+    unsigned_char = false, boost_1_74_x86_64 = false,
+))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn profile_partitions<'py>(
+    py: Python<'py>,
+    keys: &Bound<'py, PyAny>,
+    num_partitions: i64,
+    profile: &str,
+    scheme: Option<&str>,
+    mode: Option<&str>,
+    unsigned_char: bool,
+    boost_1_74_x86_64: bool,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let route = ProfileRoute {
+        n: partition_count(py, num_partitions)?,
+        keying: keying(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?,
+    };
+    route_all(py, keys, &route)
+}
+
+/// The name of the hash a client of `profile` applies to keys under the
+/// given options (`"go_java_string"`, `"cpp_boost"`, ...).
+#[pyfunction]
+#[pyo3(signature = (
+    profile = "java", *, scheme = None, mode = None, unsigned_char = false,
+    boost_1_74_x86_64 = false,
+))]
+pub(crate) fn profile_key_hash_name(
+    profile: &str,
+    scheme: Option<&str>,
+    mode: Option<&str>,
+    unsigned_char: bool,
+    boost_1_74_x86_64: bool,
+) -> PyResult<&'static str> {
+    Ok(
+        keying(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?
+            .hash()
+            .name(),
+    )
+}
+
+/// A client key hash by name (see `profile_key_hash_name`); a `str` is
+/// hashed as its UTF-8 bytes, except by `"java_string"` (`String.hashCode`).
+#[pyfunction]
+#[pyo3(signature = (data, hash, /))]
+pub(crate) fn profile_key_hash(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    hash: &str,
+) -> PyResult<u32> {
+    let hash: KeyHash = hash.parse().map_err(|e| config_error(format!("{e}")))?;
+    if hash == KeyHash::JavaStringHash
+        && let Ok(text) = data.cast::<PyString>()
+    {
+        return crate::hashes::java_string_hash(text);
+    }
+    hash_text_or_bytes(py, data, |bytes| hash.hash_bytes(bytes))?
+        .map_err(|_| route_error(CoreRouteError::BoostHashNotReproducible))
+}
+
+/// The partition index pulsar-client-go reads from a topic name: -1
+/// without `-partition-`, else Go's `strconv.Atoi` of the text after the
+/// last `-` (its error is a `TopicNameError`, with Go's message).
+#[pyfunction]
+#[pyo3(signature = (topic, /))]
+pub(crate) fn go_partition_index(topic: &str) -> PyResult<i64> {
+    pulsar_routing::profiles::go_partition_index(topic)
+        .map_err(|e| TopicNameError::new_err(e.to_string()))
+}
+
+/// The partition index the C++ client reads from a topic's local name.
+#[pyfunction]
+#[pyo3(signature = (local_name, /))]
+pub(crate) fn cpp_partition_index(local_name: &str) -> i32 {
+    pulsar_routing::profiles::cpp_partition_index(local_name)
+}
+
+/// Kafka's murmur2 (seed 0x9747b28c) as an unsigned 32-bit number; a `str`
+/// is hashed as its UTF-8 bytes (`StringSerializer`).
+#[pyfunction]
+#[pyo3(signature = (data, /))]
+pub(crate) fn kafka_murmur2(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u32> {
+    hash_text_or_bytes(py, data, murmur2)
+}
+
+/// Kafka's `Utils.toPositive`: the hash with its sign bit cleared.
+#[pyfunction]
+#[pyo3(signature = (hash, /))]
+pub(crate) fn kafka_to_positive(hash: u32) -> u32 {
+    to_positive(hash)
+}
+
+/// FNV-1a (32-bit), librdkafka's and Sarama's.
+#[pyfunction]
+#[pyo3(signature = (data, /))]
+pub(crate) fn kafka_fnv1a(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u32> {
+    hash_text_or_bytes(py, data, fnv1a)
+}
+
+/// The partition a Kafka producer sends a key to: `"java"` is the Java
+/// client (`toPositive(murmur2(key)) % n`), any other name a librdkafka
+/// partitioner. `None` as the key is a `null` key; `None` comes back where
+/// the producer would pick at random or stick to a partition.
+#[pyfunction]
+#[pyo3(signature = (key, num_partitions, partitioner = "java"))]
+pub(crate) fn kafka_partition(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    num_partitions: i64,
+    partitioner: &str,
+) -> PyResult<Option<u32>> {
+    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
+    if key.is_none() {
+        return Ok(route.partition(None));
+    }
+    if let Ok(key) = ClientKey::extract(key, &"key") {
+        return Ok(route.partition(key.kafka_bytes()));
+    }
+    // Any other buffer (bytearray, memoryview, ...): its raw bytes.
+    let input = ByteInput::get(key)?;
+    let bytes = input.as_bytes();
+    Ok(detach_above(py, bytes.len(), DETACH_MIN_BYTES, || {
+        route.partition(Some(bytes))
+    }))
+}
+
+/// `kafka_partition` of every key, as an int32 numpy array; -1 where the
+/// producer would pick at random or stick to a partition.
+#[pyfunction]
+#[pyo3(signature = (keys, num_partitions, partitioner = "java"))]
+pub(crate) fn kafka_partitions<'py>(
+    py: Python<'py>,
+    keys: &Bound<'py, PyAny>,
+    num_partitions: i64,
+    partitioner: &str,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
+    route_all(py, keys, &route)
+}
