@@ -3,13 +3,18 @@
 # pulsar-routing against its baselines at the end.
 #
 #   scripts/bench.sh                    criterion's defaults (3 s warm-up, 5 s
-#                                       measurement): about 5 minutes on a
+#                                       measurement): about 7 minutes on a
 #                                       2-core machine, plus the first build
 #   scripts/bench.sh --quick            0.5 s warm-up and 1.5 s measurement per
-#                                       benchmark: about 1.5 minutes once built
+#                                       benchmark: about 2.5 minutes once built
 #   scripts/bench.sh -- topic_bundle_40b
 #                                       one group: topic to bundle (the 1.2x
 #                                       goal of issue 3), about 2 minutes
+#   scripts/bench.sh -- key_shared_consistent_32b
+#                                       Key_Shared key to consumer (the 1.3x
+#                                       goal), about 2 minutes
+#   scripts/bench.sh -- kafka_vs_pulsar_32b
+#                                       Kafka murmur2 vs Pulsar Murmur3_32
 #   BENCH_QUICK=1 scripts/bench.sh      the same as --quick
 #   scripts/bench.sh [--quick] [--] ARGS...
 #                                       ARGS go to criterion, e.g. a filter
@@ -37,9 +42,9 @@ if [ "$quick" = 1 ]; then
     criterion_args=(--warm-up-time 0.5 --measurement-time 1.5 "${criterion_args[@]}")
 fi
 
-# Each bench binary prints its own table (and topic_bundle its goal verdict)
-# as it finishes; they are printed again together at the end so that the
-# summary is not lost in the scroll.
+# Each bench binary prints its own table (and topic_bundle and key_shared
+# their goal verdicts) as it finishes; they are printed again together at
+# the end so that the summary is not lost in the scroll.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo bench -p pulsar-routing-benches -- "${criterion_args[@]}" | tee "$log"

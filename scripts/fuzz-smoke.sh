@@ -3,16 +3,19 @@
 # fails if any of them finds a crash (a failed check, a panic, a hang or an
 # out-of-memory).
 #
-#   scripts/fuzz-smoke.sh                          every target, 20 s each
+#   scripts/fuzz-smoke.sh                          every target, 15 s each
 #   FUZZ_SECONDS=600 scripts/fuzz-smoke.sh routers one target, for longer
 #
 # The targets (`cargo fuzz list`): murmur3_streaming, java_lossy_utf8 and
 # routers (producer to partition); topic_name, bundle_range and
-# bundle_split (topic to bundle). All six at 20 s take about 3.5 minutes on
-# a busy 2-core machine, a cold build (about 80 s) included.
+# bundle_split (topic to bundle); key_shared_selectors and
+# exclusive_ranges (Key_Shared, key to consumer); profiles (the other
+# Pulsar clients) and kafka (Kafka's partitioners). The default of 15 s
+# each keeps the ten of them under about 5 minutes on a busy 2-core
+# machine, a cold build (about 80 s) included.
 #
 # Environment:
-#   FUZZ_SECONDS    time per target (default 20)
+#   FUZZ_SECONDS    time per target (default 15)
 #   FUZZ_SANITIZER  cargo fuzz --sanitizer (default none, see below)
 #
 # Needs cargo-fuzz (scripts/setup.sh installs it). Only stable Rust is
@@ -24,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export RUSTC_BOOTSTRAP=1
-seconds=${FUZZ_SECONDS:-20}
+seconds=${FUZZ_SECONDS:-15}
 # The core forbids unsafe code, so AddressSanitizer has nothing to add to
 # the panics the targets already turn every violated check into, and the
 # uninstrumented build runs several times more inputs in the same time.

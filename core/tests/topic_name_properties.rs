@@ -304,3 +304,27 @@ fn partition_index_edges() {
     // and Java's parser reads units: not a number.
     assert_eq!(get_partition_index("x-partition-\u{1d7cf}"), -1);
 }
+
+#[test]
+fn short_names_whose_length_matches_a_three_part_name_keep_the_default_namespace() {
+    // Found by the topic_name fuzz target: 15 slashes and one character is
+    // as long as "public/default/0", but Java drops the empty parts.
+    for name in [
+        "///////////////0",
+        "0///////////////",
+        "//////////////0/",
+        "///////////////01",
+    ] {
+        let topic = pulsar_routing::TopicName::parse(name).unwrap();
+        let canonical = topic.to_string();
+        assert!(
+            canonical.starts_with("persistent://public/default/"),
+            "{name}: {canonical}"
+        );
+        assert_eq!(
+            topic.crc32(),
+            pulsar_routing::crc32(canonical.as_bytes()),
+            "{name}"
+        );
+    }
+}

@@ -409,9 +409,8 @@ pub mod reference {
     /// `NamespaceBundleFactory.splitBundles(target, argNumBundles,
     /// splitBoundaries)`, transcribed; the result is the new `partitions`
     /// array, which the caller then hands to the `NamespaceBundles`
-    /// constructor. `canSplitBundle` is evaluated mathematically (the JDK
-    /// wraps `upper - lower` for ranges wider than `Long.MAX_VALUE`, which
-    /// no bundle of a layout can be).
+    /// constructor. `canSplitBundle` wraps `upper - lower` like the JDK's
+    /// `long` for ranges wider than `Long.MAX_VALUE`.
     ///
     /// ```java
     /// checkArgument(canSplitBundle(targetBundle), ...);
@@ -456,7 +455,8 @@ pub mod reference {
         num_bundles: u32,
         split_boundaries: &[i64],
     ) -> Result<Vec<i64>, SplitError> {
-        if i128::from(upper) - i128::from(lower) <= 1 {
+        // `canSplitBundle`: `upper - lower > 1` in Java's wrapping `long`.
+        if upper.wrapping_sub(lower) <= 1 {
             return Err(SplitError::CannotSplitFurther);
         }
         let mut boundaries = split_boundaries.to_vec();
@@ -627,9 +627,373 @@ pub mod reference {
     }
 }
 
+pub mod models {
+    //! Obviously correct, slow models of the Key_Shared selectors and of
+    //! the client-side checks, written from the broker's and the Java
+    //! client's definitions with ordered maps and vectors. The targets
+    //! drive the core and a model with the same operations and compare.
+
+    use std::collections::BTreeMap;
+
+    use crate::reference::murmur3_32_raw;
+
+    /// `(start, end, consumer)`, inclusive, sorted, maximal runs.
+    pub type Runs = Vec<(i64, i64, u64)>;
+    /// Per consumer, its merged ranges in order.
+    pub type ByConsumer = BTreeMap<u64, Vec<(i64, i64)>>;
+
+    /// The maximal runs of `owner` over `[lo, hi]`, given every slot where
+    /// ownership may change (`ends`: each a last slot of a constant piece).
+    pub fn runs(lo: i64, hi: i64, ends: &[i64], owner: impl Fn(i64) -> Option<u64>) -> Runs {
+        let mut cuts: Vec<i64> = ends
+            .iter()
+            .copied()
+            .filter(|&e| e >= lo && e < hi)
+            .collect();
+        cuts.push(hi);
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut out: Runs = Vec::new();
+        let mut start = lo;
+        for end in cuts {
+            if let Some(c) = owner(end) {
+                match out.last_mut() {
+                    Some(last) if last.2 == c && last.1 + 1 == start => last.1 = end,
+                    _ => out.push((start, end, c)),
+                }
+            }
+            start = end + 1;
+        }
+        out
+    }
+
+    /// Per-consumer ranges of a snapshot, adjacent ones merged.
+    #[must_use]
+    pub fn by_consumer(runs: &Runs) -> ByConsumer {
+        let mut out = ByConsumer::new();
+        for &(s, e, c) in runs {
+            let list = out.entry(c).or_default();
+            match list.last_mut() {
+                Some(last) if last.1 + 1 == s => last.1 = e,
+                _ => list.push((s, e)),
+            }
+        }
+        out
+    }
+
+    /// The owner of `slot` in a snapshot.
+    #[must_use]
+    pub fn owner_in(runs: &Runs, slot: i64) -> Option<u64> {
+        runs.iter()
+            .find(|&&(s, e, _)| s <= slot && slot <= e)
+            .map(|r| r.2)
+    }
+
+    /// What an add or remove moved, slot by slot: the slots each consumer
+    /// owned before and not after (removed), and after and not before
+    /// (added), merged into ranges.
+    #[must_use]
+    pub fn diff(before: &Runs, after: &Runs) -> (ByConsumer, ByConsumer) {
+        let mut ends: Vec<i64> = before.iter().chain(after).map(|r| r.1).collect();
+        ends.extend(before.iter().chain(after).map(|r| r.0 - 1));
+        ends.sort_unstable();
+        ends.dedup();
+        let (lo, hi) = match (
+            before.iter().chain(after).map(|r| r.0).min(),
+            before.iter().chain(after).map(|r| r.1).max(),
+        ) {
+            (Some(lo), Some(hi)) => (lo, hi),
+            _ => return (ByConsumer::new(), ByConsumer::new()),
+        };
+        let lost = runs(lo, hi, &ends, |s| {
+            let (b, a) = (owner_in(before, s), owner_in(after, s));
+            b.filter(|&b| Some(b) != a)
+        });
+        let gained = runs(lo, hi, &ends, |s| {
+            let (b, a) = (owner_in(before, s), owner_in(after, s));
+            a.filter(|&a| Some(a) != b)
+        });
+        (by_consumer(&lost), by_consumer(&gained))
+    }
+
+    /// `HashRangeAutoSplitStickyKeyConsumerSelector`: a map from each
+    /// range's upper bound to its consumer.
+    #[derive(Clone, Debug, Default)]
+    pub struct AutoSplitModel {
+        /// The range size (the top key).
+        pub size: u32,
+        /// Upper bound to consumer.
+        pub map: BTreeMap<u32, u64>,
+    }
+
+    impl AutoSplitModel {
+        /// An empty selector.
+        #[must_use]
+        pub fn new(size: u32) -> Self {
+            Self {
+                size,
+                map: BTreeMap::new(),
+            }
+        }
+
+        /// Whether `c` is assigned.
+        #[must_use]
+        pub fn contains(&self, c: u64) -> bool {
+            self.map.values().any(|&x| x == c)
+        }
+
+        fn lower_key(&self, k: u32) -> u32 {
+            self.map.range(..k).next_back().map_or(0, |(&l, _)| l)
+        }
+
+        /// `addConsumer`: `false` where Java throws "No more range" (the
+        /// biggest range is at most one slot wide), changing nothing.
+        pub fn add(&mut self, c: u64) -> bool {
+            if self.map.is_empty() {
+                self.map.insert(self.size, c);
+                return true;
+            }
+            // findBiggestRange: the first key with the largest `key - lowerKey`.
+            let mut slots = 0;
+            let mut busiest = self.size;
+            for &k in self.map.keys() {
+                let width = k - self.lower_key(k);
+                if width > slots {
+                    slots = width;
+                    busiest = k;
+                }
+            }
+            let lower = self.lower_key(busiest);
+            if busiest - lower <= 1 {
+                return false;
+            }
+            self.map.insert(busiest - ((busiest - lower) >> 1), c);
+            true
+        }
+
+        /// `removeConsumer`: the top range passes to the consumer below it.
+        pub fn remove(&mut self, c: u64) {
+            let Some(k) = self.map.iter().find(|e| *e.1 == c).map(|e| *e.0) else {
+                return;
+            };
+            if k == self.size && self.map.len() > 1 {
+                let (&lk, &lc) = self.map.range(..k).next_back().expect("a lower entry");
+                self.map.remove(&lk);
+                self.map.insert(k, lc);
+            } else {
+                self.map.remove(&k);
+            }
+        }
+
+        /// `select(slot)`: the ceiling entry.
+        #[must_use]
+        pub fn select(&self, slot: u32) -> Option<u64> {
+            self.map.range(slot..).next().map(|(_, &c)| c)
+        }
+
+        /// The snapshot: `[0, k0]`, `[k0 + 1, k1]`, ...
+        #[must_use]
+        pub fn snapshot(&self) -> Runs {
+            let mut prev = -1i64;
+            self.map
+                .iter()
+                .map(|(&k, &c)| {
+                    let run = (prev + 1, i64::from(k), c);
+                    prev = i64::from(k);
+                    run
+                })
+                .collect()
+        }
+    }
+
+    /// `ConsistentHashingStickyKeyConsumerSelector`: a ring from point to
+    /// the queue of consumers holding it, oldest first.
+    #[derive(Clone, Debug, Default)]
+    pub struct ConsistentModel {
+        /// Points per consumer.
+        pub points: u32,
+        /// The top slot; slots are `[1, max]`.
+        pub max: u32,
+        /// Point to holders, oldest first.
+        pub ring: BTreeMap<u32, Vec<u64>>,
+        /// Live consumers in arrival order: id, name, name index.
+        pub consumers: Vec<(u64, Vec<u8>, u32)>,
+    }
+
+    impl ConsistentModel {
+        /// An empty selector.
+        #[must_use]
+        pub fn new(points: u32, max: u32) -> Self {
+            Self {
+                points,
+                max,
+                ..Self::default()
+            }
+        }
+
+        /// Whether `c` is live.
+        #[must_use]
+        pub fn contains(&self, c: u64) -> bool {
+            self.consumers.iter().any(|x| x.0 == c)
+        }
+
+        /// `makeStickyKeyHash(name + "\0" + index + "\0" + i)` in `[1, max]`.
+        #[must_use]
+        pub fn point(&self, name: &[u8], index: u32, i: u32) -> u32 {
+            let mut key = name.to_vec();
+            key.extend_from_slice(format!("\0{index}\0{i}").as_bytes());
+            let hash = murmur3_32_raw(&key) & 0x7fff_ffff;
+            (hash % self.max + 1).max(1)
+        }
+
+        /// Adds `c`: the smallest name index no live namesake uses, then
+        /// one queue entry per point.
+        pub fn add(&mut self, c: u64, name: &[u8]) {
+            let index = (0..)
+                .find(|k| !self.consumers.iter().any(|x| x.1 == name && x.2 == *k))
+                .expect("a free index");
+            for i in 0..self.points {
+                let p = self.point(name, index, i);
+                self.ring.entry(p).or_default().push(c);
+            }
+            self.consumers.push((c, name.to_vec(), index));
+        }
+
+        /// Removes `c` from every queue; emptied points leave the ring.
+        pub fn remove(&mut self, c: u64) {
+            self.consumers.retain(|x| x.0 != c);
+            self.ring.retain(|_, queue| {
+                queue.retain(|&x| x != c);
+                !queue.is_empty()
+            });
+        }
+
+        /// The first point at or after `slot`, wrapping; its oldest holder.
+        #[must_use]
+        pub fn select(&self, slot: u32) -> Option<u64> {
+            self.ring
+                .range(slot..)
+                .next()
+                .or_else(|| self.ring.iter().next())
+                .map(|(_, q)| q[0])
+        }
+
+        /// The snapshot over `[1, max]`.
+        #[must_use]
+        pub fn snapshot(&self) -> Runs {
+            let ends: Vec<i64> = self.ring.keys().map(|&p| i64::from(p)).collect();
+            runs(1, i64::from(self.max), &ends, |s| {
+                self.select(u32::try_from(s).expect("a slot"))
+            })
+        }
+    }
+
+    /// The Java client's `KeySharedPolicySticky.validate()` after each
+    /// `Range.of(start, end)`: which check throws first.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum StickyCheck {
+        /// `Range.of`: end before start.
+        EndBeforeStart,
+        /// No range.
+        Empty,
+        /// The `i`-th range is outside `[0, 65535]`.
+        OutOfBounds(usize),
+        /// The `i`-th range overlaps the `j`-th.
+        Overlap(usize, usize),
+    }
+
+    /// The checks, in Java's order.
+    ///
+    /// # Errors
+    /// The first failing check.
+    pub fn java_validate_sticky(ranges: &[(i32, i32)]) -> Result<(), StickyCheck> {
+        if ranges.iter().any(|&(s, e)| e < s) {
+            return Err(StickyCheck::EndBeforeStart);
+        }
+        if ranges.is_empty() {
+            return Err(StickyCheck::Empty);
+        }
+        for (i, &(s1, e1)) in ranges.iter().enumerate() {
+            if s1 < 0 || e1 >= 65536 {
+                return Err(StickyCheck::OutOfBounds(i));
+            }
+            for (j, &(s2, e2)) in ranges.iter().enumerate() {
+                // Range.intersect: max(starts) <= min(ends).
+                if i != j && s1.max(s2) <= e1.min(e2) {
+                    return Err(StickyCheck::Overlap(i, j));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Kafka's `Utils.murmur2`, transcribed.
+    #[must_use]
+    pub fn kafka_murmur2(data: &[u8]) -> u32 {
+        let length = data.len();
+        let m: u32 = 0x5bd1_e995;
+        let r = 24;
+        let mut h: u32 = 0x9747_b28c ^ (length as u32);
+        for i in 0..length / 4 {
+            let i4 = i * 4;
+            let mut k = u32::from(data[i4])
+                .wrapping_add(u32::from(data[i4 + 1]) << 8)
+                .wrapping_add(u32::from(data[i4 + 2]) << 16)
+                .wrapping_add(u32::from(data[i4 + 3]) << 24);
+            k = k.wrapping_mul(m);
+            k ^= k >> r;
+            k = k.wrapping_mul(m);
+            h = h.wrapping_mul(m);
+            h ^= k;
+        }
+        let tail = length & !3;
+        let rest = length % 4;
+        if rest >= 3 {
+            h ^= u32::from(data[tail + 2]) << 16;
+        }
+        if rest >= 2 {
+            h ^= u32::from(data[tail + 1]) << 8;
+        }
+        if rest >= 1 {
+            h ^= u32::from(data[tail]);
+            h = h.wrapping_mul(m);
+        }
+        h ^= h >> 13;
+        h = h.wrapping_mul(m);
+        h ^= h >> 15;
+        h
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::reference;
+    use super::{models, reference};
+
+    #[test]
+    fn consistent_model_points() {
+        // The core's documented `ring_point(b"c1", 0, 0, [1, 65535])`.
+        assert_eq!(
+            models::ConsistentModel::new(1, 65535).point(b"c1", 0, 0),
+            34662
+        );
+    }
+
+    #[test]
+    fn auto_split_model_halves() {
+        let mut m = models::AutoSplitModel::new(8);
+        assert!(m.add(1));
+        assert!(m.add(2));
+        assert_eq!(m.snapshot(), [(0, 4, 2), (5, 8, 1)]);
+        m.remove(1);
+        assert_eq!(m.snapshot(), [(0, 8, 2)]);
+    }
+
+    #[test]
+    fn diff_is_slotwise() {
+        let (lost, gained) = models::diff(&vec![(0, 9, 1)], &vec![(0, 4, 2), (5, 9, 1)]);
+        assert_eq!(lost.into_iter().collect::<Vec<_>>(), [(1, vec![(0, 4)])]);
+        assert_eq!(gained.into_iter().collect::<Vec<_>>(), [(2, vec![(0, 4)])]);
+    }
 
     #[test]
     fn murmur3_known_values() {

@@ -214,6 +214,8 @@ pub struct TopicName<'a> {
     rules: TopicNameRules,
     /// The canonical name is `input` itself (master rules, full names).
     verbatim: bool,
+    /// A one-part short name: tenant and namespace are the defaults.
+    default_namespace: bool,
 }
 
 impl<'a> TopicName<'a> {
@@ -334,6 +336,7 @@ impl<'a> TopicName<'a> {
             partition_index: get_partition_index(local),
             rules: TopicNameRules::V4,
             verbatim: false,
+            default_namespace: blank_prefix == DEFAULT_NAMESPACE_PREFIX,
         })
     }
 
@@ -345,6 +348,7 @@ impl<'a> TopicName<'a> {
             name,
             rules: TopicNameRules::Master,
         };
+        let mut parts_len_is_one = false;
         let (domain, [tenant, namespace, mut local], verbatim) = match split_once_str(input, "://")
         {
             Some((domain, rest)) => {
@@ -367,6 +371,7 @@ impl<'a> TopicName<'a> {
             None => {
                 let parts = split_by_slash(input, 0).ok_or(invalid(input))?;
                 let [first, ..] = parts.items;
+                parts_len_is_one = parts.len == 1;
                 match (parts.len, parts.exactly_three()) {
                     (_, Some(three)) => (TopicDomain::Persistent, three, false),
                     (1, None) => (TopicDomain::Persistent, ["public", "default", first], false),
@@ -413,6 +418,7 @@ impl<'a> TopicName<'a> {
             partition_index: get_partition_index(local),
             rules: TopicNameRules::Master,
             verbatim,
+            default_namespace: !verbatim && parts_len_is_one,
         })
     }
 
@@ -632,15 +638,15 @@ impl<'a> TopicName<'a> {
         // The components are slices of the input, in order: if the input is
         // exactly as long as they are with single slashes between them, it
         // is them with single slashes between them.
-        let short_len = self.tenant.len() + self.namespace.len() + self.local.len() + 2;
         if self.cluster.is_none() && self.domain == TopicDomain::Persistent {
-            if self.input.len() == short_len && !self.input.contains("://") {
-                pieces.push(PERSISTENT_PREFIX);
-                pieces.push(self.input);
+            if self.default_namespace {
+                pieces.push(DEFAULT_NAMESPACE_PREFIX);
+                pieces.push(self.local);
                 return pieces;
             }
-            if core::ptr::eq(self.local, self.input) {
-                pieces.push(DEFAULT_NAMESPACE_PREFIX);
+            let short_len = self.tenant.len() + self.namespace.len() + self.local.len() + 2;
+            if self.input.len() == short_len && !self.input.contains("://") {
+                pieces.push(PERSISTENT_PREFIX);
                 pieces.push(self.input);
                 return pieces;
             }
