@@ -142,8 +142,9 @@ impl<'a> BundleLayout<'a> {
     pub fn bundle(&self, i: usize) -> Option<BundleRange> {
         let lower = self.boundary(i)?;
         let upper = self.boundary(i + 1)?;
-        // The constructors guarantee non-empty, sorted ranges.
-        BundleRange::new(i64::from(lower), i64::from(upper)).ok()
+        // The constructors guarantee non-empty, sorted ranges, so the checks
+        // of `BundleRange::new` would only cost time on the lookup path.
+        Some(BundleRange::from_layout(lower, upper))
     }
 
     /// Every bundle, in hash order.

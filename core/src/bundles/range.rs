@@ -55,6 +55,15 @@ impl BundleRange {
         }
     }
 
+    /// A bundle of a validated layout: consecutive boundaries, so sorted
+    /// and non-empty by construction.
+    pub(super) const fn from_layout(lower: u32, upper: u32) -> Self {
+        Self {
+            lower: lower as i64,
+            upper: upper as i64,
+        }
+    }
+
     /// Parses a bundle range string as the broker's admin API does
     /// (`NamespaceBundleFactory.getBundle(namespace, range)`): split on `_`,
     /// each of the first two parts read by Java's `Long.decode` (so `0x`,

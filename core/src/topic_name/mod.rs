@@ -212,7 +212,9 @@ pub struct TopicName<'a> {
     descriptor: Option<&'a str>,
     partition_index: i32,
     rules: TopicNameRules,
-    /// The canonical name is `input` itself (master rules, full names).
+    /// The canonical name is `input` itself: master rules keep full names
+    /// as written, and a 4.x full name with a lower-case domain rebuilds to
+    /// the same text. Decided once at parse time, since hashing asks per call.
     verbatim: bool,
     /// A one-part short name: tenant and namespace are the defaults.
     default_namespace: bool,
@@ -322,7 +324,7 @@ impl<'a> TopicName<'a> {
                 name: blank_name,
             });
         }
-        Ok(Self {
+        let mut topic = Self {
             input,
             domain,
             tenant,
@@ -337,7 +339,9 @@ impl<'a> TopicName<'a> {
             rules: TopicNameRules::V4,
             verbatim: false,
             default_namespace: blank_prefix == DEFAULT_NAMESPACE_PREFIX,
-        })
+        };
+        topic.verbatim = topic.input_is_canonical();
+        Ok(topic)
     }
 
     /// The master constructor: `splitBySlash` rejects empty parts, the
@@ -619,7 +623,7 @@ impl<'a> TopicName<'a> {
     /// ```
     #[must_use]
     pub fn crc32(&self) -> u32 {
-        if self.verbatim || self.input_is_canonical() {
+        if self.verbatim {
             return crate::crc32::crc32(self.input.as_bytes());
         }
         self.pieces().crc32().finalize()
@@ -631,7 +635,7 @@ impl<'a> TopicName<'a> {
     /// several short ones.
     fn pieces(&self) -> Pieces<'a> {
         let mut pieces = Pieces::default();
-        if self.verbatim || self.input_is_canonical() {
+        if self.verbatim {
             pieces.push(self.input);
             return pieces;
         }
