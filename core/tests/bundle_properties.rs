@@ -17,7 +17,41 @@ fn owners(layout: &BundleLayout<'_>, hash: u32) -> usize {
     layout.bundles().filter(|b| b.includes(hash)).count()
 }
 
+/// Explicit layouts an index finds hardest: boundaries packed into one small
+/// region (a bundle split again and again), and a first boundary above 0.
+fn clustered_boundaries() -> impl Strategy<Value = Vec<u32>> {
+    (any::<u32>(), 0u32..4096, any::<bool>()).prop_flat_map(|(base, spread, from_zero)| {
+        let base = base.min(u32::MAX - 1 - spread);
+        proptest::collection::btree_set(base..=base + spread, 1..60).prop_map(move |inner| {
+            let mut b: Vec<u32> = if from_zero { vec![0] } else { Vec::new() };
+            b.extend(inner.into_iter().filter(|&x| x != 0 || !from_zero));
+            b.push(u32::MAX);
+            b
+        })
+    })
+}
+
 proptest! {
+    #[test]
+    fn an_index_never_changes_an_answer(
+        boundaries in prop_oneof![any_boundaries(), clustered_boundaries()],
+        table_len in prop_oneof![0usize..70, 0usize..5000],
+        hashes in proptest::collection::vec(any::<u32>(), 0..50),
+    ) {
+        let Ok(plain) = BundleLayout::new(&boundaries) else {
+            // Only a lone boundary can be invalid here: nothing to compare.
+            return Ok(());
+        };
+        let mut table = vec![0u32; table_len];
+        let indexed = plain.indexed(&mut table);
+        prop_assert_eq!(indexed, plain);
+        // The hashes most likely to go wrong: each boundary and its neighbours.
+        let edges = boundaries.iter().flat_map(|&b| [b.wrapping_sub(1), b, b.wrapping_add(1)]);
+        for hash in hashes.into_iter().chain(edges).chain([0, u32::MAX]) {
+            prop_assert_eq!(indexed.bundle_index_for_hash(hash), plain.bundle_index_for_hash(hash), "hash {:#x}", hash);
+        }
+    }
+
     #[test]
     fn every_hash_lands_in_exactly_one_bundle_that_includes_it(boundaries in any_boundaries(), hash in any::<u32>()) {
         let layout = BundleLayout::new(&boundaries).unwrap();

@@ -205,6 +205,61 @@ impl pulsar_routing_bundle_layout {
         }
     }
 
+    /// Adds an index to an initialised layout, built in the caller's
+    /// `table`, so that every later lookup of a hash (or topic) in it reads
+    /// one or two table entries instead of binary-searching the boundaries.
+    /// Worth it for explicit layouts looked up many times; the default
+    /// layout computes its bundles arithmetically and is left unchanged.
+    /// Answers are identical with or without the index.
+    ///
+    /// - `table`, `table_len`: work space of `table_len` `uint32_t`s, of
+    ///   which the largest power of two (up to 2^20) is used; fewer than 2
+    ///   removes any index. `pulsar_routing_bundle_layout_recommended_index_len`
+    ///   gives a good length. `table` must not be NULL, even when
+    ///   `table_len` is 0. **It must stay valid and unchanged for as long as
+    ///   the layout is used**, like the boundaries.
+    ///
+    /// Returns `OK` or `NULL_PARAMETER`. Not thread-safe for `layout`
+    /// (it is rewritten): index a layout before sharing it. Allocates
+    /// nothing.
+    ///
+    /// # Safety
+    /// `layout` must be an initialised layout valid for writing, and
+    /// `table` must point to `table_len` writable, aligned `uint32_t`s
+    /// that nothing else uses while the layout is.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn pulsar_routing_bundle_layout_index(
+        layout: *mut pulsar_routing_bundle_layout,
+        table: *mut u32,
+        table_len: usize,
+    ) -> pulsar_routing_status {
+        ffi_panic_boundary! {
+            if layout.is_null() {
+                return pulsar_routing_status::NullParameter;
+            }
+            let current = try_layout!(layout as *const pulsar_routing_bundle_layout);
+            // `'static` is the caller's promise that the table outlives
+            // every use of the layout (this function's contract).
+            let table: &'static mut [u32] = try_slice_mut!(table, table_len);
+            let value = current.indexed(table);
+            // SAFETY: the caller's contract on `layout`.
+            unsafe { crate::ffi::inline_init(layout, value) };
+            pulsar_routing_status::Ok
+        }
+    }
+
+    /// A table length for `pulsar_routing_bundle_layout_index` that leaves
+    /// about four entries per bundle: the next power of two at or above
+    /// `4 * num_bundles`, between 2 and 2^20 (4 MiB of table).
+    ///
+    /// Thread-safe; allocates nothing; never fails.
+    #[unsafe(no_mangle)]
+    pub extern "C" fn pulsar_routing_bundle_layout_recommended_index_len(
+        num_bundles: usize,
+    ) -> usize {
+        ffi_panic_boundary! { BundleLayout::recommended_index_len(num_bundles) }
+    }
+
     /// The number of bundles of a layout.
     ///
     /// - `len_out`: receives the number, at least 1, on success.

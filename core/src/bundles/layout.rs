@@ -29,15 +29,35 @@ pub struct BundleLayout<'a> {
     repr: Repr<'a>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 enum Repr<'a> {
     /// `PoliciesUtil.getBundles(count)`: boundaries `i * step`, then `0xffffffff`.
-    Default {
-        count: u32,
-        step: u64,
+    Default { count: u32, step: u64 },
+    /// Boundaries from the caller, and optionally an index over them
+    /// ([`BundleLayout::indexed`]) that replaces the binary search.
+    Explicit {
+        boundaries: &'a [u32],
+        index: Option<&'a [u32]>,
     },
-    Explicit(&'a [u32]),
 }
+
+// Two layouts are equal when their bundles are: an index changes the speed
+// of a lookup, never its answer.
+impl PartialEq for Repr<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Default { count: a, .. }, Self::Default { count: b, .. }) => a == b,
+            (Self::Explicit { boundaries: a, .. }, Self::Explicit { boundaries: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Repr<'_> {}
+
+/// The largest index [`BundleLayout::indexed`] uses: 2^20 entries (4 MiB).
+/// Past a few entries per bundle, a larger table only costs cache.
+const MAX_INDEX_BITS: u32 = 20;
 
 impl<'a> BundleLayout<'a> {
     /// The layout the broker gives a namespace created with `count` bundles
@@ -89,8 +109,91 @@ impl<'a> BundleLayout<'a> {
             }
         }
         Ok(Self {
-            repr: Repr::Explicit(boundaries),
+            repr: Repr::Explicit {
+                boundaries,
+                index: None,
+            },
         })
+    }
+
+    /// The same layout, with an index over its boundaries built in `table`,
+    /// so that a hash finds its bundle in one or two memory reads instead of
+    /// a binary search (`log2(len)` dependent reads). A proxy or broker that
+    /// maps many topics through one explicit layout wants this; the default
+    /// layout computes the bundle arithmetically and ignores the index.
+    ///
+    /// The index is a table of `2^k` entries, `2^k` the largest power of two
+    /// that fits in `table` (up to 2^20); entry `j` holds how many boundaries
+    /// lie at or below the first hash of the `j`-th of `2^k` equal slices of
+    /// the hash space. A lookup then searches only between two consecutive
+    /// entries: usually nothing or one boundary when the table has a few
+    /// entries per bundle ([`BundleLayout::recommended_index_len`]). A
+    /// `table` shorter than 2 leaves the layout unindexed. Answers are
+    /// identical with or without an index.
+    ///
+    /// ```
+    /// use pulsar_routing::bundles::{BundleLayout, default_boundaries};
+    /// let mut storage = [0u32; 1025];
+    /// let plain = BundleLayout::new(default_boundaries(1024, &mut storage)?)?;
+    /// let mut table = vec![0u32; BundleLayout::recommended_index_len(plain.len())];
+    /// let indexed = plain.indexed(&mut table);
+    /// for hash in [0, 4_194_303, 4_194_304, 0x8000_0000, 0xffff_ffff] {
+    ///     assert_eq!(indexed.bundle_for_hash(hash), plain.bundle_for_hash(hash));
+    /// }
+    /// # Ok::<(), pulsar_routing::bundles::BundleError>(())
+    /// ```
+    #[must_use]
+    pub fn indexed(self, table: &'a mut [u32]) -> Self {
+        let Repr::Explicit { boundaries, .. } = self.repr else {
+            return self;
+        };
+        if table.len() < 2 {
+            return Self {
+                repr: Repr::Explicit {
+                    boundaries,
+                    index: None,
+                },
+            };
+        }
+        let bits = table.len().ilog2().min(MAX_INDEX_BITS);
+        let table = &mut table[..1 << bits];
+        let shift = 32 - bits;
+        // One merge pass: bucket starts and boundaries both ascend.
+        let mut at_or_below = 0usize;
+        for (j, slot) in table.iter_mut().enumerate() {
+            let start = (j as u64) << shift;
+            while boundaries
+                .get(at_or_below)
+                .is_some_and(|&b| u64::from(b) <= start)
+            {
+                at_or_below += 1;
+            }
+            // At most `boundaries.len()`, which a `BundleLayout` keeps under
+            // 2^32 + 1 only in theory; saturate rather than wrap.
+            *slot = u32::try_from(at_or_below).unwrap_or(u32::MAX);
+        }
+        Self {
+            repr: Repr::Explicit {
+                boundaries,
+                index: Some(table),
+            },
+        }
+    }
+
+    /// A table length for [`BundleLayout::indexed`] that leaves about four
+    /// entries per bundle: the next power of two at or above `4 * bundles`,
+    /// between 2 and 2^20.
+    #[must_use]
+    pub const fn recommended_index_len(bundles: usize) -> usize {
+        let wanted = bundles.saturating_mul(4);
+        let max = 1usize << MAX_INDEX_BITS;
+        if wanted >= max {
+            max
+        } else if wanted < 2 {
+            2
+        } else {
+            wanted.next_power_of_two()
+        }
     }
 
     /// The number of bundles.
@@ -98,7 +201,7 @@ impl<'a> BundleLayout<'a> {
     pub const fn len(&self) -> usize {
         match self.repr {
             Repr::Default { count, .. } => count as usize,
-            Repr::Explicit(b) => b.len() - 1,
+            Repr::Explicit { boundaries, .. } => boundaries.len() - 1,
         }
     }
 
@@ -122,9 +225,9 @@ impl<'a> BundleLayout<'a> {
                     None
                 }
             }
-            Repr::Explicit(b) => {
-                if i < b.len() {
-                    Some(b[i])
+            Repr::Explicit { boundaries, .. } => {
+                if i < boundaries.len() {
+                    Some(boundaries[i])
                 } else {
                     None
                 }
@@ -166,11 +269,14 @@ impl<'a> BundleLayout<'a> {
     pub fn bundle_index_for_hash(&self, hash: u32) -> Option<usize> {
         match self.repr {
             Repr::Default { count, step } => Some(default_index(count, step, hash)),
-            Repr::Explicit(b) => {
+            Repr::Explicit { boundaries, index } => {
                 // The number of boundaries <= hash, minus one, is the bundle
                 // whose lower bound is the largest one not above the hash.
-                let at_or_below = b.partition_point(|&x| x <= hash);
-                let last = b.len() - 2;
+                let at_or_below = match index {
+                    Some(table) => indexed_at_or_below(boundaries, table, hash),
+                    None => boundaries.partition_point(|&x| x <= hash),
+                };
+                let last = boundaries.len() - 2;
                 at_or_below.checked_sub(1).map(|i| i.min(last))
             }
         }
@@ -302,6 +408,29 @@ impl<'a> BundleLayout<'a> {
             after: *after,
             hashes: hashes.into_iter(),
         }
+    }
+}
+
+/// How many `boundaries` lie at or below `hash`, searching only between the
+/// counts the index holds for the slice of the hash space `hash` falls in and
+/// for the next one. `table.len()` is a power of two (see
+/// [`BundleLayout::indexed`]).
+#[inline]
+fn indexed_at_or_below(boundaries: &[u32], table: &[u32], hash: u32) -> usize {
+    let bits = table.len().trailing_zeros();
+    // `bits` is 1..=20, so the shift is in range and `j < table.len()`.
+    let j = (u64::from(hash) >> (32 - bits)) as usize;
+    let lo = table.get(j).map_or(0, |&n| n as usize);
+    let hi = table
+        .get(j + 1)
+        .map_or(boundaries.len(), |&n| n as usize)
+        .min(boundaries.len());
+    match boundaries.get(lo..hi) {
+        // Usually zero or one boundary: a scan beats a search there.
+        Some(window) if window.len() <= 4 => lo + window.iter().take_while(|&&b| b <= hash).count(),
+        Some(window) => lo + window.partition_point(|&b| b <= hash),
+        // Only reachable if the table was not built for these boundaries.
+        None => boundaries.partition_point(|&b| b <= hash),
     }
 }
 

@@ -1302,3 +1302,67 @@ fn every_core_error_has_its_status() {
         }
     }
 }
+
+#[test]
+fn an_index_keeps_every_answer() {
+    use pulsar_routing_bundle_layout as L;
+    static BOUNDARIES: [u32; 6] = [0x100, 0x1000, 0x1001, 0x7fff_0000, 0x8000_0000, u32::MAX];
+    let plain = explicit_layout(&BOUNDARIES).unwrap();
+    let mut indexed = explicit_layout(&BOUNDARIES).unwrap();
+    let table: &'static mut [u32] = Box::leak(vec![U32_FILL; 64].into_boxed_slice());
+    let (table_ptr, table_len) = (table.as_mut_ptr(), table.len());
+    // SAFETY: NULLs, a live layout, and a leaked (so lasting) table.
+    unsafe {
+        assert_eq!(
+            L::pulsar_routing_bundle_layout_index(null_mut(), table_ptr, 1),
+            S::NullParameter
+        );
+        assert_eq!(
+            L::pulsar_routing_bundle_layout_index(&mut indexed, null_mut(), 0),
+            S::NullParameter
+        );
+        assert_eq!(
+            L::pulsar_routing_bundle_layout_index(&mut indexed, table_ptr, table_len),
+            S::Ok
+        );
+    }
+    assert_eq!(L::pulsar_routing_bundle_layout_recommended_index_len(0), 2);
+    assert_eq!(
+        L::pulsar_routing_bundle_layout_recommended_index_len(1024),
+        4096
+    );
+    assert_eq!(
+        L::pulsar_routing_bundle_layout_recommended_index_len(usize::MAX),
+        1 << 20
+    );
+    let edges = BOUNDARIES
+        .iter()
+        .flat_map(|&b| [b.wrapping_sub(1), b, b.wrapping_add(1)]);
+    for hash in edges.chain([0, 0x55, 0x4000_0000]) {
+        let (mut a, mut b) = (USIZE_SENTINEL, USIZE_SENTINEL);
+        // SAFETY: live layouts and out-parameters.
+        let (sa, sb) = unsafe {
+            (
+                L::pulsar_routing_bundle_layout_bundle_index_for_hash(&plain, hash, &mut a),
+                L::pulsar_routing_bundle_layout_bundle_index_for_hash(&indexed, hash, &mut b),
+            )
+        };
+        assert_eq!((sa, a), (sb, b), "hash {hash:#x}");
+    }
+    // The default layout has nothing to index: left as it was.
+    let mut default = default_layout(4);
+    // SAFETY: a live layout and table.
+    unsafe {
+        assert_eq!(
+            L::pulsar_routing_bundle_layout_index(&mut default, table_ptr, table_len),
+            S::Ok
+        );
+    }
+    let mut len = USIZE_SENTINEL;
+    // SAFETY: live arguments.
+    assert_eq!(
+        unsafe { L::pulsar_routing_bundle_layout_len(&default, &mut len) },
+        S::Ok
+    );
+    assert_eq!(len, 4);
+}
