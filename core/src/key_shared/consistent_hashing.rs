@@ -791,7 +791,10 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
         let handle = if self.layout.flat {
             // Entry 0 holds the first point's owner: the wrap-around answer.
             let at = if slot <= self.range.end() { slot } else { 0 };
-            rd(region(words, regions[8]), at as usize)
+            // The table has `range.end() + 1` entries, so `at` is inside it:
+            // one bounds check on the whole storage is enough. This is the
+            // hot path of every message, hence the care.
+            *words.get(regions[8].start.wrapping_add(at as usize))?
         } else {
             let points = region(words, regions[6]).get(..self.ring_len as usize)?;
             let pos = points.partition_point(|&q| q < slot);
@@ -799,7 +802,16 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
             let (next, tails) = (region(words, regions[5]), region(words, regions[7]));
             owner(tails, next, self.config.points, pos)
         };
-        (handle != NONE).then(|| id_at(region(words, regions[0]), handle))
+        if handle == NONE {
+            return None;
+        }
+        let at = regions[0]
+            .start
+            .wrapping_add((handle as usize).wrapping_mul(2));
+        match words.get(at..at.wrapping_add(2)) {
+            Some(&[low, high]) => Some(u64::from(low) | (u64::from(high) << 32)),
+            _ => None,
+        }
     }
 
     /// The consumer of a sticky key: [`ConsistentHashingSelector::select`]
