@@ -36,8 +36,14 @@ step "Kafka murmur2 vectors are what kafka-python computes"
 step "core links without std or alloc"
 scripts/check-nostd.sh
 
-step "C ABI: header freshness, golden vectors through C, C++ include"
+step "C ABI: header freshness, exported symbols, golden vectors through C, NULL arguments, valgrind"
 scripts/test-c.sh
+
+step "installed package: C++ wrapper, pkg-config, CMake find_package"
+scripts/test-cpp.sh
+
+step "Go package: go vet, golden vectors through cgo"
+scripts/test-go.sh
 
 step "Python: stubs, types, golden vectors through Python"
 scripts/test-python.sh

@@ -1,15 +1,39 @@
 #!/usr/bin/env bash
-# Installs the system packages the tests need beyond the Rust toolchain:
-# librdkafka-dev, whose exported partitioners ffi-c/tests/librdkafka.c
-# (run by scripts/test-c.sh) checks ours against.
+# Installs the Debian packages the tests need beyond the Rust toolchain,
+# Python and gcc/g++:
+#   librdkafka-dev  whose exported partitioners ffi-c/tests/librdkafka.c
+#                   (scripts/test-c.sh) checks ours against;
+#   valgrind        memcheck of the C tests (scripts/test-c.sh);
+#   pkg-config, cmake
+#                   the installed package's pkg-config file and CMake config
+#                   (scripts/test-cpp.sh, scripts/test-go.sh);
+#   golang-go       the Go package in go/ (scripts/test-go.sh; Debian 12
+#                   ships Go 1.19).
 #
-# Idempotent: does nothing when the librdkafka header is already there.
-# Debian/Ubuntu only; needs root (CI runs as root) or sudo.
+# Idempotent and quick: checks each package's file first and only runs
+# apt-get for the missing ones. Debian/Ubuntu only; needs root (CI runs as
+# root) or sudo when something is missing.
 set -euo pipefail
 
-header=/usr/include/librdkafka/rdkafka.h
-if [ -f "$header" ]; then
-    echo "librdkafka-dev already installed ($header)"
+# package, and a file that proves it is installed
+packages=(
+    "librdkafka-dev /usr/include/librdkafka/rdkafka.h"
+    "valgrind /usr/bin/valgrind"
+    "pkg-config /usr/bin/pkg-config"
+    "cmake /usr/bin/cmake"
+    "golang-go /usr/bin/go"
+)
+
+missing=()
+for entry in "${packages[@]}"; do
+    read -r package file <<<"$entry"
+    if [ ! -e "$file" ]; then
+        missing+=("$package")
+    fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, golang-go)"
     exit 0
 fi
 
@@ -18,11 +42,11 @@ if [ "$(id -u)" -eq 0 ]; then
 elif command -v sudo >/dev/null 2>&1; then
     sudo=(sudo)
 else
-    echo "error: installing librdkafka-dev needs root or sudo" >&2
+    echo "error: installing ${missing[*]} needs root or sudo" >&2
     exit 1
 fi
 
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update
-"${sudo[@]}" apt-get install -y librdkafka-dev
-echo "installed librdkafka-dev"
+"${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+echo "installed ${missing[*]}"

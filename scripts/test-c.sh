@@ -2,23 +2,33 @@
 # Checks the C library from C and C++:
 #   1. builds the ffi crate (libpulsar_routing.so and .a, debug profile);
 #   2. checks that include/pulsar_routing.h is up to date;
-#   3. runs ffi-c/tests/golden.c over every Java golden vector (Key_Shared
-#      included), and the multi-threaded test (a shared round-robin router,
-#      a shared Key_Shared selector), with AddressSanitizer and UBSan;
-#   4. runs the golden test again under valgrind, linked statically, since
-#      the sanitizers do not see into the Rust code (skipped without
-#      valgrind); it replays one Key_Shared scenario in 25, to stay fast;
-#   5. compiles and runs every ```c block of README.md and ffi-c/README.md, against the
+#   3. checks the exported symbols against ffi-c/symbols.txt
+#      (scripts/check-symbols.sh);
+#   4. runs ffi-c/tests/golden.c over every Java golden vector (Key_Shared
+#      included), the multi-threaded test (a round-robin router shared by 8
+#      threads for a million calls, a shared Key_Shared selector) and
+#      ffi-c/tests/null_args.c (every function with NULL and out-of-range
+#      arguments), and every other ffi-c/tests/*.c (one per feature, run
+#      without arguments), with AddressSanitizer and UBSan; then checks that
+#      every exported symbol is called by a test file that checks
+#      NULL_PARAMETER (NULL_COVERAGE=warn only lists the missing ones);
+#   5. runs the golden and NULL tests again under valgrind memcheck, linked
+#      statically, since the sanitizers do not see into the Rust code (after
+#      proving that valgrind's exit code does report an error); golden
+#      replays one Key_Shared scenario in 25, to stay fast;
+#   6. compiles and runs every ```c block of README.md and ffi-c/README.md, against the
 #      shared and the static library;
-#   6. compiles the header as C++17;
-#   7. runs ffi-c/tests/librdkafka.c, which compares librdkafka's exported
+#   7. compiles the header as C++17;
+#   8. runs ffi-c/tests/librdkafka.c, which compares librdkafka's exported
 #      rd_kafka_msg_partitioner_* functions with ours (needs librdkafka-dev,
 #      which scripts/install-system-deps.sh installs; skipped with a message
 #      if its header is missing).
 #
 # Runnable from any directory. The Rust tests of the crate run with
 # `cargo test --workspace`, not here. Needs cargo, cbindgen (see
-# scripts/setup.sh), python3, gcc and g++; CC and CXX override the compilers.
+# scripts/setup.sh), python3, gcc, g++ and valgrind; CC and CXX override the
+# compilers. The C++ wrapper and the installed package are tested by
+# scripts/test-cpp.sh, the Go package by scripts/test-go.sh.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -57,6 +67,9 @@ link_static=("$lib_dir/libpulsar_routing.a" "${NATIVE_STATIC_LIBS[@]}")
 log "checking include/pulsar_routing.h"
 scripts/gen-header.sh --check
 
+log "exported symbols"
+PULSAR_ROUTING_SO="$lib_dir/libpulsar_routing.so" scripts/check-symbols.sh
+
 log "golden vectors through the C API (ASan + UBSan)"
 python3 ffi-c/tests/golden_to_tsv.py "$work/golden.tsv" "$work/golden-sample.tsv"
 "$CC" "${CFLAGS[@]}" "${SANITIZE[@]}" ffi-c/tests/golden.c -o "$work/golden" "${link_shared[@]}"
@@ -67,14 +80,67 @@ log "a round-robin router and a Key_Shared selector shared by threads (ASan + UB
     "${link_shared[@]}"
 "$work/threads"
 
-if command -v valgrind >/dev/null 2>&1; then
-    log "golden vectors under valgrind (static library, no sanitizers; 1/25 of Key_Shared)"
-    "$CC" "${CFLAGS[@]}" ffi-c/tests/golden.c -o "$work/golden-static" "${link_static[@]}"
-    valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
-        "$work/golden-static" "$work/golden-sample.tsv"
-else
-    log "valgrind not found: skipping the valgrind run"
+log "every function with NULL and out-of-range arguments (ASan + UBSan)"
+"$CC" "${CFLAGS[@]}" "${SANITIZE[@]}" ffi-c/tests/null_args.c -o "$work/null_args" \
+    "${link_shared[@]}"
+"$work/null_args"
+
+# The other C tests (one per feature, e.g. profiles.c, lookup.c, sender.c):
+# each takes no arguments and exits non-zero on a failure.
+others=()
+for test in ffi-c/tests/*.c; do
+    case "$(basename "$test")" in
+        golden.c | threads.c | null_args.c | librdkafka.c) ;;
+        *) others+=("$test") ;;
+    esac
+done
+for test in "${others[@]}"; do
+    name="$(basename "$test" .c)"
+    log "ffi-c/tests/$name.c (ASan + UBSan)"
+    "$CC" "${CFLAGS[@]}" "${SANITIZE[@]}" -pthread "$test" -o "$work/$name" "${link_shared[@]}"
+    "$work/$name"
+done
+
+log "every exported symbol is called by a test that checks NULL_PARAMETER"
+# NULL_COVERAGE=warn reports the uncovered functions without failing.
+python3 - "${NULL_COVERAGE:-fail}" ffi-c/symbols.txt ffi-c/tests/*.c <<'EOF'
+import re, sys
+mode = sys.argv.pop(1)
+symbols = open(sys.argv[1], encoding="utf-8").read().split()
+called = set()
+for path in sys.argv[2:]:
+    text = open(path, encoding="utf-8").read()
+    if "NULL_PARAMETER" in text:
+        called.update(re.findall(r"\b(pulsar_routing_\w+)\s*\(", text))
+missing = [s for s in symbols if s not in called]
+if missing:
+    print("error: no C test that checks NULL_PARAMETER calls these exported functions"
+          " (add them to ffi-c/tests/null_args.c or to their own test):", file=sys.stderr)
+    for name in missing:
+        print("  " + name, file=sys.stderr)
+    sys.exit(0 if mode == "warn" else 1)
+print(f"all {len(symbols)} exported symbols are covered")
+EOF
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "error: valgrind not found; run scripts/install-system-deps.sh" >&2
+    exit 1
 fi
+log "valgrind reports errors through its exit code"
+printf '#include <stdlib.h>\nint main(void) { int *p = malloc(4); int r = p[1]; free(p); return r & 0; }\n' \
+    >"$work/valgrind_canary.c"
+"$CC" -g -O0 "$work/valgrind_canary.c" -o "$work/valgrind_canary"
+if valgrind -q --error-exitcode=1 "$work/valgrind_canary" 2>/dev/null; then
+    echo "error: valgrind did not fail on an invalid read" >&2
+    exit 1
+fi
+VALGRIND=(valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite)
+log "golden vectors under valgrind (static library, no sanitizers; 1/25 of Key_Shared)"
+"$CC" "${CFLAGS[@]}" ffi-c/tests/golden.c -o "$work/golden-static" "${link_static[@]}"
+"${VALGRIND[@]}" "$work/golden-static" "$work/golden-sample.tsv"
+log "NULL and out-of-range arguments under valgrind (static library)"
+"$CC" "${CFLAGS[@]}" ffi-c/tests/null_args.c -o "$work/null_args-static" "${link_static[@]}"
+"${VALGRIND[@]}" "$work/null_args-static"
 
 log "README examples"
 python3 - "$work" README.md ffi-c/README.md <<'EOF'

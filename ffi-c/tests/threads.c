@@ -1,8 +1,9 @@
 /*
- * One round-robin router shared by several threads, as the header promises
- * is safe: without batching, every keyless call takes the next value of one
- * atomic counter, so however the calls interleave, the partitions handed
- * out are exactly those of the counter values start .. start + total - 1.
+ * One round-robin router shared by 8 threads for a million keyless calls,
+ * as the header promises is safe: without batching, every keyless call
+ * takes the next value of one atomic counter, so however the calls
+ * interleave, the partitions handed out are exactly those of the counter
+ * values start .. start + total - 1.
  *
  * Then one Key_Shared selector read by several threads at once (select,
  * select_key, the batch, the snapshot), as the header promises is safe for
@@ -18,7 +19,8 @@
 
 #include "pulsar_routing.h"
 
-enum { THREADS = 8, CALLS = 20000, PARTITIONS = 7, START = 2147483600 };
+/* A million keyless calls in all: 8 threads of 125000. */
+enum { THREADS = 8, CALLS = 125000, PARTITIONS = 7, START = 2147483600 };
 
 struct worker {
     pulsar_routing_round_robin_router *router;
@@ -39,9 +41,11 @@ static void *route_keyless(void *arg) {
             continue;
         }
         w->counts[p]++;
-        /* Keyed calls interleaved with them must not touch the counter. */
-        if (pulsar_routing_round_robin_router_choose_partition(w->router, key, PARTITIONS, 0, &p) !=
-            PULSAR_ROUTING_STATUS_OK) {
+        /* Keyed calls interleaved with them must not touch the counter
+         * (one in 8, to keep the run short under the sanitizers). */
+        if (i % 8 == 0 &&
+            pulsar_routing_round_robin_router_choose_partition(w->router, key, PARTITIONS, 0, &p) !=
+                PULSAR_ROUTING_STATUS_OK) {
             w->errors++;
         }
     }

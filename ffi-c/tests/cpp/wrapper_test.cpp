@@ -1,0 +1,543 @@
+// Tests include/pulsar_routing.hpp, the C++17 wrapper: every wrapped type
+// and function, against the Java golden vectors (through the TSV files
+// golden_to_tsv.py writes) and against the C API it wraps.
+//
+// Usage: wrapper_test TSV_DIR. Prints "wrapper_test: N passed, M failed";
+// exits non-zero on a failure. Built by scripts/test-cpp.sh with
+// -std=c++17 -Wall -Wextra -Werror and ASan + UBSan.
+#include "pulsar_routing.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pr = pulsar_routing;
+
+namespace {
+
+unsigned long passed = 0;
+unsigned long failed = 0;
+
+void expect(bool ok, const std::string &what) {
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        if (failed <= 30) {
+            std::cerr << "FAIL: " << what << "\n";
+        }
+    }
+}
+
+template <class F> void expect_error(F f, pulsar_routing_status status, const std::string &what) {
+    try {
+        f();
+        expect(false, what + ": no exception");
+    } catch (const pr::error &e) {
+        expect(e.status() == status, what + ": status " + std::to_string(e.status()) + " (" +
+                                         e.what() + ")");
+    }
+}
+
+std::vector<std::string> split(const std::string &line, char sep) {
+    std::vector<std::string> out;
+    std::string field;
+    std::istringstream in(line);
+    while (std::getline(in, field, sep)) {
+        out.push_back(field);
+    }
+    if (!line.empty() && line.back() == sep) {
+        out.emplace_back();
+    }
+    return out;
+}
+
+std::string unhex(const std::string &hex) {
+    std::string out;
+    if (hex == "-") {
+        return out;
+    }
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+        out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    }
+    return out;
+}
+
+std::vector<std::vector<std::string>> read_tsv(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) {
+        std::cerr << "cannot read " << path << "\n";
+        std::exit(2);
+    }
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    while (std::getline(in, line)) {
+        rows.push_back(split(line, '\t'));
+    }
+    return rows;
+}
+
+void test_version() {
+    char packed[16];
+    std::snprintf(packed, sizeof packed, "%d.%d.%d", PULSAR_ROUTING_VERSION_MAJOR,
+                  PULSAR_ROUTING_VERSION_MINOR, PULSAR_ROUTING_VERSION_PATCH);
+    expect(pr::version() == packed, "version() is the header's version");
+    expect(pr::status_message(PULSAR_ROUTING_STATUS_DIVISION_BY_ZERO) == "/ by zero",
+           "status_message");
+    pr::error e(PULSAR_ROUTING_STATUS_NULL_PARAMETER);
+    expect(e.status() == PULSAR_ROUTING_STATUS_NULL_PARAMETER &&
+               std::string(e.what()) ==
+                   pulsar_routing_status_message(PULSAR_ROUTING_STATUS_NULL_PARAMETER),
+           "error carries the status and its message");
+}
+
+// Every golden hash row, through the one-shot and the streaming wrappers.
+void test_hashes(const std::string &dir) {
+    for (const auto &r : read_tsv(dir + "/hash.tsv")) {
+        const std::string key = unhex(r.at(0));
+        const auto murmur = static_cast<uint32_t>(std::stoul(r.at(1)));
+        const auto raw = static_cast<uint32_t>(std::stoul(r.at(2)));
+        const auto crc = static_cast<uint32_t>(std::stoul(r.at(4)));
+        const std::vector<uint8_t> bytes(key.begin(), key.end());
+        expect(pr::murmur3_32(key) == murmur, "murmur3_32 " + r.at(0));
+        expect(pr::murmur3_32(bytes) == murmur, "murmur3_32 (vector) " + r.at(0));
+        expect(pr::murmur3_32(pr::bytes_view(key.data(), key.size())) == murmur,
+               "murmur3_32 (pointer, size) " + r.at(0));
+        expect(pr::murmur3_32_raw(key) == raw, "murmur3_32_raw " + r.at(0));
+        expect(pr::crc32(key) == crc, "crc32 " + r.at(0));
+        // Split in two: the stream must not depend on the chunks.
+        const size_t half = key.size() / 2;
+        pr::murmur3_hasher m;
+        m.update(std::string_view(key).substr(0, half));
+        pr::murmur3_hasher fork = m; // copying forks the stream
+        m.update(std::string_view(key).substr(half));
+        expect(m.finalize() == murmur && m.finalize_raw() == raw, "murmur3_hasher " + r.at(0));
+        fork.update(std::string_view(key).substr(half));
+        expect(fork.finalize() == murmur, "murmur3_hasher copy " + r.at(0));
+        pr::crc32_hasher c;
+        c.update(std::string_view(key).substr(0, half)).update(std::string_view(key).substr(half));
+        expect(c.finalize() == crc, "crc32_hasher " + r.at(0));
+        if (r.at(3) != "-") {
+            const auto java = static_cast<uint32_t>(std::stoul(r.at(3)));
+            expect(pr::java_string_hash(std::string_view(key)) == java,
+                   "java_string_hash " + r.at(0));
+            expect(static_cast<uint32_t>(pr::java_string_hashcode(key)) % 0x80000000u == java ||
+                       (static_cast<uint32_t>(pr::java_string_hashcode(key)) & 0x7fffffffu) == java,
+                   "java_string_hashcode " + r.at(0));
+        } else {
+            expect_error([&] { pr::java_string_hash(std::string_view(key)); },
+                         PULSAR_ROUTING_STATUS_INVALID_UTF8, "java_string_hash invalid " + r.at(0));
+        }
+    }
+    // UTF-16 units hash as Java's String does: "a" is 97, a lone surrogate
+    // is accepted.
+    expect(pr::java_string_hash(std::u16string_view(u"a")) == pr::java_string_hash("a"),
+           "java_string_hash utf16");
+    const char16_t lone[] = {0xD800, 0};
+    expect(pr::java_string_hash(std::u16string_view(lone, 1)) == 0xD800u, "lone surrogate");
+    expect(pr::java_string_hash(std::u16string_view()) == 0, "empty utf16");
+    // An empty view holds NULL; the wrapper must not pass it on.
+    expect(pr::murmur3_32(std::string_view()) == pr::murmur3_32(""), "empty view");
+    // Kafka: the wrapper matches the C function.
+    uint32_t h = 0;
+    pulsar_routing_kafka_murmur2(reinterpret_cast<const uint8_t *>("key"), 3, &h);
+    expect(pr::kafka_murmur2("key") == h, "kafka_murmur2");
+    uint32_t kp = 0;
+    pulsar_routing_kafka_partition_for_key(reinterpret_cast<const uint8_t *>("key"), 3, 12, &kp);
+    expect(pr::kafka_partition_for_key("key", 12) == kp, "kafka_partition_for_key");
+}
+
+// Every keyed golden routing row, through every way to route a key.
+void test_routing(const std::string &dir) {
+    pr::round_robin_router rr_java(pr::hashing_scheme::java_string, 0, false, 0);
+    pr::round_robin_router rr_murmur(pr::hashing_scheme::murmur3_32, 0, true, 10);
+    pr::single_partition_router sp_java(pr::hashing_scheme::java_string, 0);
+    pr::single_partition_router sp_murmur(pr::hashing_scheme::murmur3_32, 5);
+    pulsar_routing_profile_config java_config =
+        pr::profile_router::default_config(pr::client_profile::java);
+    const pr::profile_router java_default(pr::client_profile::java, java_config, 0, 0);
+    java_config.scheme = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32;
+    const pr::profile_router java_murmur(pr::client_profile::java, java_config, 0, 0);
+    expect(java_default.profile() == pr::client_profile::java, "profile_router profile");
+    for (const auto &r : read_tsv(dir + "/routing.tsv")) {
+        const std::string text = unhex(r.at(0));
+        const int64_t n = std::stoll(r.at(1));
+        const bool murmur = r.at(2) == "murmur3_32";
+        const auto expected = static_cast<uint32_t>(std::stoul(r.at(3)));
+        const auto scheme = murmur ? pr::hashing_scheme::murmur3_32 : pr::hashing_scheme::java_string;
+        const std::string what = r.at(0) + " / " + r.at(1) + " / " + r.at(2);
+        const pr::key k = pr::key::string(text);
+        expect(pr::partition_for_key(text, n, scheme) == expected, "partition_for_key " + what);
+        expect(k.partition(scheme, n) == expected, "key::partition " + what);
+        expect((murmur ? rr_murmur : rr_java).choose_partition(k, n, 123) == expected,
+               "round_robin_router " + what);
+        expect((murmur ? sp_murmur : sp_java).choose_partition(k, n) == expected,
+               "single_partition_router " + what);
+        expect(pr::profile_partition(pr::client_profile::java,
+                                     murmur ? pr::client_hashing_scheme::murmur3_32
+                                            : pr::client_hashing_scheme::java_string,
+                                     pr::profile_mode::default_mode, k, n) ==
+                   std::optional<uint32_t>(expected),
+               "profile_partition java " + what);
+        expect((murmur ? java_murmur : java_default).route(k, n, 1000000) == expected,
+               "profile_router java " + what);
+    }
+    // keyBytes: the routers hash the Base64 text ("AQI=" for {1, 2}).
+    const std::array<uint8_t, 2> raw{1, 2};
+    expect(pr::partition_for_key_bytes(raw, 7) == pr::partition_for_key("AQI=", 7),
+           "partition_for_key_bytes hashes Base64");
+    expect(pr::key::bytes(raw).hash(pr::hashing_scheme::murmur3_32) == pr::murmur3_32("AQI="),
+           "key::bytes hash");
+    expect(pr::key::utf16(u"k1").partition(pr::hashing_scheme::java_string, 9) ==
+               pr::partition_for_key("k1", 9),
+           "key::utf16");
+    // Keyless: round-robin from the start index, one step per message.
+    pr::round_robin_router keyless(pr::hashing_scheme::java_string, 3, false, 0);
+    for (uint32_t i = 0; i < 10; i++) {
+        expect(keyless.choose_partition(pr::key::none(), 4) == (3 + i) % 4, "keyless round robin");
+    }
+    expect(sp_murmur.choose_partition(pr::key::none(), 8) == 5, "single partition keyless");
+    expect_error([&] { pr::key::none().partition(pr::hashing_scheme::java_string, 3); },
+                 PULSAR_ROUTING_STATUS_NO_KEY, "key::none partition");
+    expect_error([&] { pr::partition_for_key("k", 0); }, PULSAR_ROUTING_STATUS_PARTITION_COUNT_ZERO,
+                 "zero partitions");
+    expect_error([&] { rr_java.choose_partition(pr::key::string("k"), -1); },
+                 PULSAR_ROUTING_STATUS_PARTITION_COUNT_NEGATIVE, "negative partitions");
+    expect_error([&] { pr::round_robin_router(static_cast<pr::hashing_scheme>(77), 0, false, 0); },
+                 PULSAR_ROUTING_STATUS_UNKNOWN_HASHING_SCHEME, "unknown scheme");
+    expect(pr::sign_safe_mod(-7, 3) == 2, "sign_safe_mod");
+    expect_error([] { pr::sign_safe_mod(1, 0); }, PULSAR_ROUTING_STATUS_DIVISION_BY_ZERO,
+                 "sign_safe_mod by zero");
+    // Go routes an empty key as keyless.
+    expect(!pr::profile_partition(pr::client_profile::go, pr::client_hashing_scheme::java_string,
+                                  pr::profile_mode::default_mode, pr::key::string(""), 3)
+                .has_value(),
+           "go empty key is keyless");
+    expect(pr::default_scheme(pr::client_profile::java) == pr::client_hashing_scheme::java_string,
+           "java default scheme");
+
+    // Moving a router keeps the handle; the moved-from one is empty.
+    pr::round_robin_router moved = std::move(rr_java);
+    expect(moved.get() != nullptr && rr_java.get() == nullptr, "router move");
+}
+
+void test_custom_router() {
+    std::atomic<int> calls{0};
+    pr::custom_router router([&](const pulsar_routing_key &k, uint32_t n) {
+        calls++;
+        return static_cast<int32_t>((k.len + 1) % n);
+    });
+    expect(router.choose_partition(pr::key::string("abc"), 3) == 1, "custom router");
+    expect(calls == 1, "custom router called once");
+    pr::custom_router bad([](const pulsar_routing_key &, uint32_t n) {
+        return static_cast<int32_t>(n);
+    });
+    expect_error([&] { bad.choose_partition(pr::key::string("x"), 3); },
+                 PULSAR_ROUTING_STATUS_ILLEGAL_PARTITION_INDEX, "custom router out of range");
+    pr::custom_router throwing([](const pulsar_routing_key &, uint32_t) -> int32_t {
+        throw std::logic_error("from the callback");
+    });
+    bool rethrown = false;
+    try {
+        throwing.choose_partition(pr::key::string("x"), 3);
+    } catch (const std::logic_error &e) {
+        rethrown = std::string(e.what()) == "from the callback";
+    }
+    expect(rethrown, "custom router rethrows the callback's exception");
+    expect(router.choose_partition(pr::key::string("abcd"), 3) == 2, "custom router after a throw");
+}
+
+// The Kafka handles: the wrapper and the raw C handle, fed the same
+// records and random draws, agree at every step.
+void test_kafka_partitioners() {
+    const pr::kafka_built_in_partitioner built_in =
+        pr::kafka_built_in_partitioner::for_batch_size(16384);
+    pulsar_routing_kafka_built_in_partitioner *c_built_in = nullptr;
+    pulsar_routing_kafka_built_in_partitioner_for_batch_size(16384, &c_built_in);
+    expect(built_in.sticky_batch_size() > 0, "sticky_batch_size");
+    expect(!built_in.current().drawn, "nothing drawn yet");
+    const pr::kafka_java_client_partitioner java(16384, false);
+    pulsar_routing_kafka_java_client_partitioner *c_java = nullptr;
+    pulsar_routing_kafka_java_client_partitioner_new(16384, false, &c_java);
+    bool same = true;
+    for (uint32_t i = 0; i < 2000; i++) {
+        const uint32_t random = i * 2654435761u;
+        const pr::kafka_sticky_choice choice = pr::uniform_choice(random);
+        uint32_t c = 0;
+        bool switched = false;
+        same = same && built_in.peek_partition(6, choice) ==
+                           (pulsar_routing_kafka_built_in_partitioner_peek_partition(
+                                c_built_in, 6, choice, &c),
+                            c);
+        const std::optional<uint32_t> s = built_in.update_partition_info(1000, i % 3 == 0, 6, choice);
+        pulsar_routing_kafka_built_in_partitioner_update_partition_info(c_built_in, 1000, i % 3 == 0,
+                                                                        6, choice, &switched, &c);
+        same = same && s.has_value() == switched && (!switched || *s == c);
+        const std::string key = "k" + std::to_string(i % 5);
+        const std::optional<pr::bytes_view> record_key =
+            i % 2 == 0 ? std::optional<pr::bytes_view>(key) : std::nullopt;
+        pulsar_routing_kafka_java_client_partitioner_append(
+            c_java, i % 2 == 0 ? reinterpret_cast<const uint8_t *>(key.data()) : nullptr,
+            i % 2 == 0 ? key.size() : 0, 700, i % 4 == 0, 6, choice, &c);
+        same = same && java.append(record_key, 700, i % 4 == 0, 6, choice) == c;
+    }
+    expect(same, "Kafka Java partitioners match the C API");
+    expect(java.append(std::optional<pr::bytes_view>("key"), 10, false, 12, pr::uniform_choice(0)) ==
+               pr::kafka_partition_for_key("key", 12),
+           "a keyed record goes where murmur2 puts it");
+    expect(built_in.current().drawn, "drawn after the first peek");
+    expect_error([&] { built_in.peek_partition(0, pr::uniform_choice(1)); },
+                 PULSAR_ROUTING_STATUS_PARTITION_COUNT_ZERO, "peek with 0 partitions");
+    pulsar_routing_kafka_built_in_partitioner_free(c_built_in);
+    pulsar_routing_kafka_java_client_partitioner_free(c_java);
+
+    const pr::librdkafka_producer producer(PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT_RANDOM,
+                                           10);
+    pulsar_routing_librdkafka_producer *c_producer = nullptr;
+    pulsar_routing_librdkafka_producer_new(PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT_RANDOM,
+                                           10, &c_producer);
+    expect(producer.partitioner() == PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT_RANDOM,
+           "librdkafka partitioner");
+    const std::vector<uint32_t> available{0, 2, 4};
+    same = true;
+    for (uint32_t i = 0; i < 500; i++) {
+        const int64_t now_us = 1000000 + int64_t{i} * 3000;
+        const bool keyed = i % 3 == 0;
+        const std::string key = "key-" + std::to_string(i);
+        uint32_t c = 0;
+        const pulsar_routing_status status = pulsar_routing_librdkafka_producer_partition(
+            c_producer, keyed ? reinterpret_cast<const uint8_t *>(key.data()) : nullptr,
+            keyed ? key.size() : 0, 6, now_us, i * 7, i * 13, available.data(), available.size(),
+            &c);
+        try {
+            same = same && status == PULSAR_ROUTING_STATUS_OK &&
+                   producer.partition(keyed ? std::optional<pr::bytes_view>(key) : std::nullopt,
+                                      6, now_us, i * 7, i * 13, &available) == c;
+        } catch (const pr::error &e) {
+            same = same && e.status() == status;
+        }
+    }
+    expect(same, "librdkafka producer matches the C API");
+    expect(producer.sticky_partition().has_value(), "librdkafka sticky partition drawn");
+    pulsar_routing_librdkafka_producer_free(c_producer);
+}
+
+// Every golden parse row, under the rules it was printed with.
+void test_topic_names(const std::string &dir) {
+    for (const auto &r : read_tsv(dir + "/topics.tsv")) {
+        const auto rules = r.at(0) == "v4" ? pr::topic_name_rules::v4 : pr::topic_name_rules::master;
+        const std::string input = unhex(r.at(1));
+        const std::string what = r.at(0) + " '" + input + "'";
+        if (unhex(r.at(2)) == "ok") {
+            try {
+                pr::topic_name t(input, rules);
+                expect(t.to_string() == unhex(r.at(3)), "to_string " + what);
+                expect(t.namespace_name() == unhex(r.at(4)), "namespace " + what);
+                expect(t.lookup_name() == unhex(r.at(5)), "lookup_name " + what);
+                expect(std::to_string(t.partition_index()) == unhex(r.at(6)),
+                       "partition_index " + what);
+                if (!unhex(r.at(7)).empty()) {
+                    expect(t.partition(3).to_string() == unhex(r.at(7)), "partition(3) " + what);
+                }
+                pr::topic_name copy = t;
+                pr::topic_name moved = std::move(t);
+                expect(copy.to_string() == unhex(r.at(3)) && moved.to_string() == unhex(r.at(3)) &&
+                           copy.c_topic().input != moved.c_topic().input,
+                       "copies own their text " + what);
+                uint32_t crc = 0;
+                pulsar_routing_topic_name_crc32(&copy.c_topic(), &crc);
+                expect(copy.crc32() == crc && copy.crc32() == pr::crc32(copy.to_string()),
+                       "crc32 is that of the canonical name " + what);
+            } catch (const pr::error &e) {
+                expect(false, "parse " + what + ": " + e.what());
+            }
+        } else {
+            try {
+                pr::topic_name t(input, rules);
+                expect(false, "parse " + what + " should fail");
+            } catch (const pr::error &e) {
+                expect(e.what() == unhex(r.at(3)), "error message " + what + ": " + e.what());
+            }
+        }
+    }
+    pr::topic_name t("persistent://tenant/ns/my-topic-partition-7");
+    expect(t.tenant() == "tenant" && t.namespace_portion() == "ns" && t.cluster().empty() &&
+               t.local_name() == "my-topic-partition-7" && t.persistent(),
+           "topic parts");
+    expect(!pr::topic_name("non-persistent://t/ns/x").persistent() &&
+               pr::topic_name("topic://t/ns/x", pr::topic_name_rules::master).persistent(),
+           "persistent is every domain but non-persistent");
+    expect(t.partitioned_topic_name() == "persistent://tenant/ns/my-topic", "partitioned name");
+    expect(t.rest_path() == "persistent/tenant/ns/my-topic-partition-7", "rest_path");
+    expect(t.persistence_naming() == "tenant/ns/persistent/my-topic-partition-7",
+           "persistence_naming");
+    expect(t.encoded_local_name() == "my-topic-partition-7", "encoded_local_name");
+}
+
+void test_bundles(const std::string &dir) {
+    for (const auto &r : read_tsv(dir + "/bundles.tsv")) {
+        if (std::stol(r.at(0)) < 0) {
+            continue; // Java's int; the C API's count is unsigned
+        }
+        const auto n = static_cast<uint32_t>(std::stoul(r.at(0)));
+        if (r.at(1) == "error") {
+            expect_error([&] { pr::bundle_layout layout(n); }, PULSAR_ROUTING_STATUS_NO_BUNDLES,
+                         "default layout of " + r.at(0));
+            continue;
+        }
+        const std::vector<std::string> names = split(r.at(1), ',');
+        pr::bundle_layout layout(n);
+        expect(layout.size() == names.size(), "layout size " + r.at(0));
+        for (size_t i = 0; i < names.size() && i < layout.size(); i++) {
+            const pr::bundle_range b = layout.bundle(i);
+            expect(b.name() == names[i], "bundle name " + names[i]);
+            expect(pr::bundle_range::parse(names[i]) == b, "bundle parse " + names[i]);
+            expect(b.includes(static_cast<uint32_t>(b.lower)), "bundle includes its lower bound");
+            expect(layout.bundle_for_hash(static_cast<uint32_t>(b.lower)) == b &&
+                       layout.bundle_index_for_hash(static_cast<uint32_t>(b.lower)) == i,
+                   "bundle_for_hash " + names[i]);
+        }
+        // The same layout from its boundaries.
+        pr::bundle_layout copy(layout.boundaries());
+        pr::bundle_layout moved = std::move(copy);
+        expect(moved.boundaries() == layout.boundaries() && moved.size() == layout.size(),
+               "layout from boundaries " + r.at(0));
+    }
+    pr::bundle_layout four(4);
+    const uint32_t hash = pr::topic_name("persistent://t/ns/x").crc32();
+    expect(four.bundle_for_topic("persistent://t/ns/x") == four.bundle_for_hash(hash),
+           "bundle_for_topic hashes the canonical name");
+    expect(four.bundle(0).key("t/ns") == "t/ns/0x00000000_0x40000000", "bundle key");
+    const std::vector<uint32_t> split = four.split_equally(four.bundle(0), 2);
+    expect(split.size() == 6 && split[1] == 0x20000000u, "split_equally");
+    expect_error([&] { four.bundle(4); }, PULSAR_ROUTING_STATUS_BUNDLE_INDEX_OUT_OF_RANGE,
+                 "bundle index out of range");
+    expect_error([] { pr::bundle_layout(std::vector<uint32_t>{}); },
+                 PULSAR_ROUTING_STATUS_NO_BOUNDARIES, "layout without boundaries");
+}
+
+// A selector built through the wrapper against one built through the C API
+// with the same consumers; and the wrapper's growth past its capacity.
+void test_selectors() {
+    pulsar_routing_consistent_hashing_config config = {
+        PULSAR_ROUTING_DEFAULT_CONSISTENT_HASHING_POINTS,
+        PULSAR_ROUTING_CONSISTENT_HASHING_RANGE_MAX, 1, 8};
+    pr::selector s = pr::selector::consistent_hashing(config);
+    pulsar_routing_consistent_hashing_config roomy = config;
+    roomy.max_consumers = 64;
+    roomy.name_bytes = 64 * 32;
+    pulsar_routing_selector *c = nullptr;
+    pulsar_routing_selector_new_consistent_hashing(roomy, &c);
+    for (uint64_t id = 0; id < 40; id++) {
+        const std::string name = "consumer-" + std::to_string(id % 13);
+        s.add(id, name); // grows past 1 consumer and 8 name bytes
+        pulsar_routing_selector_add_named(c, id, reinterpret_cast<const uint8_t *>(name.data()),
+                                          name.size());
+    }
+    expect(s.size() == 40 && s.contains(39) && !s.contains(40), "selector size");
+    expect(s.kind() == pr::selector_kind::consistent_hashing, "selector kind");
+    const pr::hash_range range = s.key_hash_range();
+    expect(range.start == 1 && range.end == 65535, "consistent hashing range");
+    bool same = true;
+    for (uint32_t slot = 0; slot < 65536; slot += 7) {
+        uint64_t expected = 0;
+        const bool owned = pulsar_routing_selector_select(c, slot, &expected) ==
+                           PULSAR_ROUTING_STATUS_OK;
+        const std::optional<uint64_t> got = s.select(slot);
+        same = same && got.has_value() == owned && (!owned || *got == expected);
+    }
+    expect(same, "select matches the C API");
+    for (const char *k : {"order-17", "", "user-42"}) {
+        uint64_t expected = 0;
+        pulsar_routing_selector_select_key(c, reinterpret_cast<const uint8_t *>(k), std::strlen(k),
+                                           &expected);
+        expect(s.select_key(k) == std::optional<uint64_t>(expected), std::string("select_key ") + k);
+    }
+    expect(s.select_key("order-17") ==
+               s.select(pr::sticky_key_hash("order-17", pr::selector_kind::consistent_hashing)),
+           "sticky_key_hash is the slot select_key uses");
+    const std::vector<pr::assignment> assignments = s.assignments();
+    size_t needed = 0;
+    pulsar_routing_selector_assignments(c, nullptr, 0, &needed);
+    expect(!assignments.empty(), "assignments");
+    s.remove(3);
+    expect(!s.contains(3), "remove");
+    const auto impact = s.last_impact();
+    bool from_three = !impact.first.empty();
+    for (const auto &a : impact.first) {
+        from_three = from_three && a.consumer == 3;
+    }
+    expect(from_three, "a remove's impact takes ranges from the removed consumer only");
+    s.remove(3); // an unknown consumer is a no-op, as in the broker
+    expect(s.size() == 39 && s.last_impact().first.empty(), "remove twice");
+    expect_error([&] { s.add(5, "again"); }, PULSAR_ROUTING_STATUS_DUPLICATE_CONSUMER,
+                 "duplicate consumer");
+    pulsar_routing_selector_free(c);
+
+    pr::selector auto_split = pr::selector::auto_split({PULSAR_ROUTING_DEFAULT_RANGE_SIZE, 1});
+    for (uint64_t id = 0; id < 5; id++) {
+        auto_split.add(id);
+    }
+    expect(auto_split.size() == 5 && auto_split.kind() == pr::selector_kind::auto_split,
+           "auto split");
+    expect(auto_split.select(0).has_value(), "auto split owns slot 0");
+
+    pr::selector exclusive =
+        pr::selector::exclusive({1, 1, PULSAR_ROUTING_EXCLUSIVE_MODE_CURRENT});
+    exclusive.add(7, std::vector<pr::hash_range>{{0, 99}, {200, 299}});
+    exclusive.add(8, std::vector<pr::hash_range>{{100, 199}});
+    expect(exclusive.select(150) == std::optional<uint64_t>(8) &&
+               exclusive.select(250) == std::optional<uint64_t>(7) && !exclusive.select(300),
+           "exclusive ranges");
+    expect_error([&] { exclusive.add(9, std::vector<pr::hash_range>{{50, 60}}); },
+                 PULSAR_ROUTING_STATUS_HASH_RANGE_CONFLICT, "exclusive conflict");
+
+    // Readers share a const selector.
+    std::atomic<int> mismatches{0};
+    std::vector<std::thread> readers;
+    for (int t = 0; t < 4; t++) {
+        readers.emplace_back([&] {
+            for (uint32_t slot = 0; slot < 2000; slot++) {
+                if (exclusive.select(slot % 400) != exclusive.select(slot % 400)) {
+                    mismatches++;
+                }
+            }
+        });
+    }
+    for (auto &r : readers) {
+        r.join();
+    }
+    expect(mismatches == 0, "shared reads");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        std::cerr << "usage: wrapper_test TSV_DIR\n";
+        return 2;
+    }
+    const std::string dir = argv[1];
+    try {
+        test_version();
+        test_hashes(dir);
+        test_routing(dir);
+        test_custom_router();
+        test_kafka_partitioners();
+        test_topic_names(dir);
+        test_bundles(dir);
+        test_selectors();
+    } catch (const std::exception &e) {
+        std::cerr << "unexpected exception: " << e.what() << "\n";
+        failed++;
+    }
+    std::printf("wrapper_test: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,3 @@
+module pulsar-routing/go
+
+go 1.19

@@ -1,0 +1,107 @@
+package pulsarrouting
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+// Every consistent-hashing scenario the broker's own selector ran: each
+// add and remove, then its lookups (slot to consumer, or none).
+func TestGoldenKeySharedConsistentHashing(t *testing.T) {
+	scenarios, steps, lookups := 0, 0, 0
+	for _, row := range goldenRows(t, "keyshared_consistent.jsonl.gz") {
+		if row["type"] != "scenario" {
+			continue
+		}
+		if num(t, row, "range_min") != 1 {
+			t.Fatalf("scenario %v: range_min %v", row["id"], row["range_min"])
+		}
+		s, err := NewConsistentHashingSelector(uint32(num(t, row, "points")), uint32(num(t, row, "range_max")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		scenarios++
+		for _, raw := range row["steps"].([]interface{}) {
+			step := raw.(map[string]interface{})
+			steps++
+			id := uint64(num(t, step, "consumer_id"))
+			switch step["op"] {
+			case "add":
+				err := s.Add(id, step["name"].(string))
+				if (err == nil) != (step["ok"] == true) {
+					t.Fatalf("%v: add %d: %v, Java ok=%v", row["id"], id, err, step["ok"])
+				}
+			case "remove":
+				s.Remove(id)
+			default:
+				t.Fatalf("unknown op %v", step["op"])
+			}
+			for _, l := range step["lookups"].([]interface{}) {
+				pair := l.([]interface{})
+				lookups++
+				hash := mustInt(t, pair[0])
+				got, ok, err := s.SelectSlot(uint32(hash))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pair[1] == nil {
+					if ok {
+						t.Errorf("%v: slot %d: consumer %d, Java none", row["id"], hash, got)
+					}
+				} else if want := uint64(mustInt(t, pair[1])); !ok || got != want {
+					t.Errorf("%v: slot %d: consumer %d (%v), Java %d", row["id"], hash, got, ok, want)
+				}
+			}
+		}
+		s.Close()
+	}
+	if scenarios == 0 || lookups == 0 {
+		t.Fatal("no scenario replayed")
+	}
+	t.Logf("%d scenarios, %d steps, %d lookups as the broker", scenarios, steps, lookups)
+}
+
+func mustInt(t *testing.T, v interface{}) int64 {
+	t.Helper()
+	n, err := v.(json.Number).Int64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestSelector(t *testing.T) {
+	s, err := NewConsistentHashingSelector(DefaultConsistentHashingPoints, ConsistentHashingRangeMax)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.Select([]byte("k")); ok || err != nil {
+		t.Errorf("empty selector: %v, %v", ok, err)
+	}
+	// Past the initial capacity of 16 consumers and their names.
+	for id := uint64(0); id < 100; id++ {
+		if err := s.Add(id, "consumer-with-a-long-name-"+string(rune('a'+id%26))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Len() != 100 {
+		t.Errorf("Len = %d", s.Len())
+	}
+	if err := s.Add(5, "again"); err == nil {
+		t.Error("a duplicate consumer was added")
+	}
+	c, ok, err := s.Select([]byte("order-17"))
+	if err != nil || !ok || c >= 100 {
+		t.Errorf("Select = %d, %v, %v", c, ok, err)
+	}
+	s.Remove(c)
+	if again, _, _ := s.Select([]byte("order-17")); again == c {
+		t.Error("a removed consumer still receives")
+	}
+	s.Close()
+	s.Close()
+	if _, _, err := s.SelectSlot(1); !errors.Is(err, &Error{Status: StatusNullParameter}) {
+		t.Errorf("closed selector: %v", err)
+	}
+}

@@ -1,0 +1,1196 @@
+/*
+ * pulsar_routing.hpp: a header-only C++17 wrapper of the C API in
+ * pulsar_routing.h (Apache Pulsar's partition routing, topic names,
+ * namespace bundles and Key_Shared selection, byte-for-byte as the Java
+ * client and broker compute them). Link the C library as usual
+ * (`find_package(PulsarRouting)` and `PulsarRouting::pulsar_routing`, or
+ * `pkg-config --libs pulsar_routing`); this header adds nothing to link.
+ *
+ * Choices, made once for the whole wrapper:
+ *
+ * - Errors are exceptions: every status other than OK becomes a
+ *   `pulsar_routing::error` (a `std::runtime_error`) carrying the status
+ *   code and the library's message (Java's full message where the C API
+ *   can write one: topic names, Key_Shared adds). The two outcomes that are
+ *   answers rather than failures are `std::optional`: a Key_Shared slot no
+ *   consumer owns (`NO_CONSUMER`) and a message a client routes as keyless
+ *   (`NO_KEY`).
+ * - Inputs: C++17 has no std::span, so byte inputs are a `bytes_view`,
+ *   which converts implicitly from `std::string_view`, string literals,
+ *   `std::string`, any contiguous container of 1-byte elements with
+ *   `data()` and `size()` (`std::vector<uint8_t>`, `std::array<char, N>`,
+ *   ...), and explicitly from a pointer and a size. Text that must be
+ *   UTF-8 (topic names, string keys) is `std::string_view`; UTF-16 keys are
+ *   `std::u16string_view`. Nothing is kept after a call returns, except
+ *   where a class says it copies its input.
+ * - Handles (the Java routers, the other clients' routers, Kafka's
+ *   stateful partitioners, Key_Shared selectors) are move-only RAII
+ *   classes that free the C handle in their destructor. Value types the C API lets you allocate
+ *   (hashers, bundle layouts, parsed topic names) are plain classes.
+ * - Outputs are `std::string`, `std::vector` or numbers; buffers grow as
+ *   the C API asks (`BUFFER_TOO_SMALL` gives the needed length).
+ * - Thread-safety is the C API's: routers may be shared between threads, a
+ *   selector may be read by many threads while none modifies it, a hasher
+ *   belongs to one thread (see pulsar_routing.h).
+ */
+#ifndef PULSAR_ROUTING_HPP
+#define PULSAR_ROUTING_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "pulsar_routing.h"
+
+namespace pulsar_routing {
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+/// A failed call: `status()` is the C status code, `what()` the message.
+class error : public std::runtime_error {
+public:
+    explicit error(pulsar_routing_status status)
+        : std::runtime_error(static_message(status)), status_(status) {}
+    error(pulsar_routing_status status, const std::string &message)
+        : std::runtime_error(message), status_(status) {}
+
+    /// The `PULSAR_ROUTING_STATUS_*` code.
+    pulsar_routing_status status() const noexcept { return status_; }
+
+private:
+    static std::string static_message(pulsar_routing_status status) {
+        const char *text = pulsar_routing_status_message(status);
+        return text != nullptr ? text : "unknown status code";
+    }
+
+    pulsar_routing_status status_;
+};
+
+namespace detail {
+
+inline void check(pulsar_routing_status status) {
+    if (status != PULSAR_ROUTING_STATUS_OK) {
+        throw error(status);
+    }
+}
+
+// The C API rejects NULL even for empty input; an empty view may hold NULL.
+inline const uint8_t *non_null(const void *data) noexcept {
+    static const uint8_t empty = 0;
+    return data != nullptr ? static_cast<const uint8_t *>(data) : &empty;
+}
+
+template <class C, class = void> struct is_byte_container : std::false_type {};
+template <class C>
+struct is_byte_container<C, std::void_t<decltype(std::declval<const C &>().data()),
+                                        decltype(std::declval<const C &>().size())>>
+    : std::bool_constant<sizeof(*std::declval<const C &>().data()) == 1 &&
+                         std::is_trivially_copyable_v<std::remove_cv_t<
+                             std::remove_reference_t<decltype(*std::declval<const C &>().data())>>>> {
+};
+
+// Calls `fill(buf, buf_len, &written)` until the buffer is big enough.
+template <class T, class Fill> std::vector<T> read_vector(Fill fill, size_t guess = 16) {
+    std::vector<T> out(guess == 0 ? 1 : guess);
+    for (;;) {
+        size_t written = 0;
+        pulsar_routing_status status = fill(out.data(), out.size(), &written);
+        if (status == PULSAR_ROUTING_STATUS_OK) {
+            out.resize(written);
+            return out;
+        }
+        if (status != PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL || written <= out.size()) {
+            throw error(status);
+        }
+        out.resize(written);
+    }
+}
+
+template <class Fill> std::string read_string(Fill fill, size_t guess = 128) {
+    std::vector<uint8_t> bytes = read_vector<uint8_t>(fill, guess);
+    return std::string(bytes.begin(), bytes.end());
+}
+
+} // namespace detail
+
+/// Borrowed bytes: a pointer and a length, never NULL (see the file comment).
+class bytes_view {
+public:
+    constexpr bytes_view() noexcept = default;
+    bytes_view(const void *data, size_t size) noexcept
+        : data_(static_cast<const uint8_t *>(data)), size_(size) {}
+    bytes_view(std::string_view text) noexcept : data_(to_bytes(text.data())), size_(text.size()) {}
+    bytes_view(const char *text) : bytes_view(std::string_view(text)) {}
+    bytes_view(const std::string &text) noexcept : bytes_view(std::string_view(text)) {}
+    template <class C, class = std::enable_if_t<detail::is_byte_container<C>::value &&
+                                                !std::is_convertible_v<const C &, std::string_view>>>
+    bytes_view(const C &container) noexcept
+        : data_(to_bytes(container.data())), size_(container.size()) {}
+
+    /// Never NULL, even for an empty view.
+    const uint8_t *data() const noexcept { return detail::non_null(data_); }
+    size_t size() const noexcept { return size_; }
+
+private:
+    static const uint8_t *to_bytes(const void *p) noexcept {
+        return static_cast<const uint8_t *>(p);
+    }
+
+    const uint8_t *data_ = nullptr;
+    size_t size_ = 0;
+};
+
+/* ------------------------------------------------------------------ */
+/* Versions, status codes                                              */
+/* ------------------------------------------------------------------ */
+
+/// The library's "major.minor.patch" (compare with the header's macros).
+inline std::string version() {
+    const char *v = pulsar_routing_version();
+    return v != nullptr ? v : "";
+}
+
+/// The static message of a status code.
+inline std::string status_message(pulsar_routing_status status) {
+    const char *text = pulsar_routing_status_message(status);
+    return text != nullptr ? text : "";
+}
+
+/* ------------------------------------------------------------------ */
+/* Hashes                                                              */
+/* ------------------------------------------------------------------ */
+
+/// The Java client's `Murmur3_32Hash` (masked to 31 bits).
+inline uint32_t murmur3_32(bytes_view data) {
+    uint32_t hash = 0;
+    detail::check(pulsar_routing_murmur3_32(data.data(), data.size(), &hash));
+    return hash;
+}
+
+/// Murmur3 x86 32-bit with seed 0, not masked.
+inline uint32_t murmur3_32_raw(bytes_view data) {
+    uint32_t hash = 0;
+    detail::check(pulsar_routing_murmur3_32_raw(data.data(), data.size(), &hash));
+    return hash;
+}
+
+/// The Java client's `JavaStringHash` of UTF-8 text (`String.hashCode()`,
+/// masked); throws `INVALID_UTF8`.
+inline uint32_t java_string_hash(std::string_view text) {
+    uint32_t hash = 0;
+    detail::check(pulsar_routing_java_string_hash(detail::non_null(text.data()), text.size(), &hash));
+    return hash;
+}
+
+/// Java's `String.hashCode()` of UTF-8 text, not masked.
+inline int32_t java_string_hashcode(std::string_view text) {
+    int32_t hash = 0;
+    detail::check(
+        pulsar_routing_java_string_hashcode(detail::non_null(text.data()), text.size(), &hash));
+    return hash;
+}
+
+/// `JavaStringHash` of UTF-16 units as Java holds them (lone surrogates
+/// allowed).
+inline uint32_t java_string_hash(std::u16string_view units) {
+    static_assert(sizeof(char16_t) == sizeof(uint16_t), "char16_t is 16 bits");
+    static const uint16_t empty = 0;
+    const uint16_t *data =
+        units.empty() ? &empty : reinterpret_cast<const uint16_t *>(units.data());
+    uint32_t hash = 0;
+    detail::check(pulsar_routing_java_string_hash_utf16(data, units.size(), &hash));
+    return hash;
+}
+
+/// The broker's CRC-32 (CRC-32C) bundle hash.
+inline uint32_t crc32(bytes_view data) {
+    uint32_t crc = 0;
+    detail::check(pulsar_routing_crc32(data.data(), data.size(), &crc));
+    return crc;
+}
+
+/// Kafka's murmur2 (`Utils.murmur2`).
+inline uint32_t kafka_murmur2(bytes_view data) {
+    uint32_t hash = 0;
+    detail::check(pulsar_routing_kafka_murmur2(data.data(), data.size(), &hash));
+    return hash;
+}
+
+/// The Kafka Java client's partition of a keyed record.
+inline uint32_t kafka_partition_for_key(bytes_view key, int64_t num_partitions) {
+    uint32_t partition = 0;
+    detail::check(
+        pulsar_routing_kafka_partition_for_key(key.data(), key.size(), num_partitions, &partition));
+    return partition;
+}
+
+/// Streaming `Murmur3_32Hash`: `update` any number of times, then
+/// `finalize`. Copying forks the stream. One thread at a time.
+class murmur3_hasher {
+public:
+    murmur3_hasher() { detail::check(pulsar_routing_murmur3_hasher_init(&state_)); }
+    murmur3_hasher &update(bytes_view data) {
+        detail::check(pulsar_routing_murmur3_hasher_update(&state_, data.data(), data.size()));
+        return *this;
+    }
+    /// Masked, as `murmur3_32`; the stream can go on afterwards.
+    uint32_t finalize() const {
+        uint32_t hash = 0;
+        detail::check(pulsar_routing_murmur3_hasher_finalize(&state_, &hash));
+        return hash;
+    }
+    uint32_t finalize_raw() const {
+        uint32_t hash = 0;
+        detail::check(pulsar_routing_murmur3_hasher_finalize_raw(&state_, &hash));
+        return hash;
+    }
+
+private:
+    pulsar_routing_murmur3_hasher state_{};
+};
+
+/// Streaming `crc32`. Copying forks the stream. One thread at a time.
+class crc32_hasher {
+public:
+    crc32_hasher() { detail::check(pulsar_routing_crc32_hasher_init(&state_)); }
+    crc32_hasher &update(bytes_view data) {
+        detail::check(pulsar_routing_crc32_hasher_update(&state_, data.data(), data.size()));
+        return *this;
+    }
+    uint32_t finalize() const {
+        uint32_t crc = 0;
+        detail::check(pulsar_routing_crc32_hasher_finalize(&state_, &crc));
+        return crc;
+    }
+
+private:
+    pulsar_routing_crc32_hasher state_{};
+};
+
+/* ------------------------------------------------------------------ */
+/* Keys and partition routing                                          */
+/* ------------------------------------------------------------------ */
+
+/// The producer's `HashingScheme`.
+enum class hashing_scheme : pulsar_routing_hashing_scheme {
+    java_string = PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+    murmur3_32 = PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32,
+};
+
+/// A message key: none, `key(String)` (UTF-8 or UTF-16 units) or
+/// `keyBytes(byte[])`. Borrows its data, like the views it is made from.
+class key {
+public:
+    /// A message without a key.
+    static key none() noexcept { return key(PULSAR_ROUTING_KEY_KIND_NONE, nullptr, 0); }
+    /// `key(String)`, the string as UTF-8.
+    static key string(std::string_view text) noexcept {
+        return key(PULSAR_ROUTING_KEY_KIND_STRING, detail::non_null(text.data()), text.size());
+    }
+    /// `key(String)`, the string as UTF-16 units.
+    static key utf16(std::u16string_view units) noexcept {
+        static const uint16_t empty = 0;
+        const void *data = units.empty() ? static_cast<const void *>(&empty)
+                                         : static_cast<const void *>(units.data());
+        return key(PULSAR_ROUTING_KEY_KIND_UTF16, static_cast<const uint8_t *>(data),
+                   units.size());
+    }
+    /// `keyBytes(byte[])`.
+    static key bytes(bytes_view data) noexcept {
+        return key(PULSAR_ROUTING_KEY_KIND_BYTES, data.data(), data.size());
+    }
+
+    /// The C value, for the C functions.
+    const pulsar_routing_key &c_key() const noexcept { return key_; }
+
+    /// The key's hash under `scheme` (what the routers reduce).
+    uint32_t hash(hashing_scheme scheme) const {
+        uint32_t h = 0;
+        detail::check(pulsar_routing_key_hash(
+            key_, static_cast<pulsar_routing_hashing_scheme>(scheme), &h));
+        return h;
+    }
+
+    /// The partition the Java client's routers give this key (throws
+    /// `NO_KEY` for `none()`).
+    uint32_t partition(hashing_scheme scheme, int64_t num_partitions) const {
+        uint32_t p = 0;
+        detail::check(pulsar_routing_key_partition(
+            key_, static_cast<pulsar_routing_hashing_scheme>(scheme), num_partitions, &p));
+        return p;
+    }
+
+private:
+    key(pulsar_routing_key_kind kind, const uint8_t *data, size_t len) noexcept
+        : key_{kind, data, len} {}
+
+    pulsar_routing_key key_;
+};
+
+/// The partition of a message sent with `key(text)` (UTF-8).
+inline uint32_t partition_for_key(std::string_view text, int64_t num_partitions,
+                                  hashing_scheme scheme = hashing_scheme::java_string) {
+    uint32_t p = 0;
+    detail::check(pulsar_routing_partition_for_key(
+        detail::non_null(text.data()), text.size(), num_partitions,
+        static_cast<pulsar_routing_hashing_scheme>(scheme), &p));
+    return p;
+}
+
+/// The partition of a message sent with `keyBytes(bytes)`.
+inline uint32_t partition_for_key_bytes(bytes_view bytes, int64_t num_partitions,
+                                        hashing_scheme scheme = hashing_scheme::java_string) {
+    uint32_t p = 0;
+    detail::check(pulsar_routing_partition_for_key_bytes(
+        bytes.data(), bytes.size(), num_partitions,
+        static_cast<pulsar_routing_hashing_scheme>(scheme), &p));
+    return p;
+}
+
+/// Java's `signSafeMod(dividend, divisor)`.
+inline int32_t sign_safe_mod(int64_t dividend, int32_t divisor) {
+    int32_t result = 0;
+    detail::check(pulsar_routing_sign_safe_mod(dividend, divisor, &result));
+    return result;
+}
+
+/// The Java client's `RoundRobinPartitionMessageRouterImpl`. Move-only;
+/// may be shared by threads (its keyless counter is atomic).
+class round_robin_router {
+public:
+    round_robin_router(hashing_scheme scheme, int32_t start_partition_index,
+                       bool batching_enabled, int64_t partition_switch_ms) {
+        pulsar_routing_round_robin_router *raw = nullptr;
+        detail::check(pulsar_routing_round_robin_router_new(
+            static_cast<pulsar_routing_hashing_scheme>(scheme), start_partition_index,
+            batching_enabled, partition_switch_ms, &raw));
+        handle_.reset(raw);
+    }
+
+    uint32_t choose_partition(const key &k, int64_t num_partitions, int64_t now_ms = 0) const {
+        uint32_t p = 0;
+        detail::check(pulsar_routing_round_robin_router_choose_partition(
+            handle_.get(), k.c_key(), num_partitions, now_ms, &p));
+        return p;
+    }
+
+    const pulsar_routing_round_robin_router *get() const noexcept { return handle_.get(); }
+
+private:
+    struct deleter {
+        void operator()(pulsar_routing_round_robin_router *r) const noexcept {
+            pulsar_routing_round_robin_router_free(r);
+        }
+    };
+    std::unique_ptr<pulsar_routing_round_robin_router, deleter> handle_;
+};
+
+/// The Java client's `SinglePartitionMessageRouterImpl`. Move-only;
+/// immutable, so it may be shared by threads.
+class single_partition_router {
+public:
+    single_partition_router(hashing_scheme scheme, int32_t partition_index) {
+        pulsar_routing_single_partition_router *raw = nullptr;
+        detail::check(pulsar_routing_single_partition_router_new(
+            static_cast<pulsar_routing_hashing_scheme>(scheme), partition_index, &raw));
+        handle_.reset(raw);
+    }
+
+    uint32_t choose_partition(const key &k, int64_t num_partitions) const {
+        uint32_t p = 0;
+        detail::check(pulsar_routing_single_partition_router_choose_partition(
+            handle_.get(), k.c_key(), num_partitions, &p));
+        return p;
+    }
+
+    const pulsar_routing_single_partition_router *get() const noexcept { return handle_.get(); }
+
+private:
+    struct deleter {
+        void operator()(pulsar_routing_single_partition_router *r) const noexcept {
+            pulsar_routing_single_partition_router_free(r);
+        }
+    };
+    std::unique_ptr<pulsar_routing_single_partition_router, deleter> handle_;
+};
+
+/// A custom `MessageRouter`: any callable taking `(const pulsar_routing_key
+/// &, uint32_t num_partitions)` and returning the partition (`int32_t`),
+/// checked as `PartitionedProducerImpl` checks it. An exception thrown by
+/// the function is caught at the C boundary (it must not unwind through
+/// the library) and rethrown by `choose_partition`. Move-only; shareable
+/// between threads if the function is.
+class custom_router {
+public:
+    using function = std::function<int32_t(const pulsar_routing_key &, uint32_t)>;
+
+    explicit custom_router(function fn) : fn_(std::make_unique<function>(std::move(fn))) {
+        pulsar_routing_custom_router *raw = nullptr;
+        detail::check(pulsar_routing_custom_router_new(&trampoline, fn_.get(), &raw));
+        handle_.reset(raw);
+    }
+
+    uint32_t choose_partition(const key &k, int64_t num_partitions) const {
+        pending() = nullptr;
+        uint32_t p = 0;
+        pulsar_routing_status status = pulsar_routing_custom_router_choose_partition(
+            handle_.get(), k.c_key(), num_partitions, &p);
+        if (std::exception_ptr thrown = std::exchange(pending(), nullptr)) {
+            std::rethrow_exception(thrown);
+        }
+        detail::check(status);
+        return p;
+    }
+
+private:
+    // Per thread, so that threads sharing the router do not see each
+    // other's exceptions.
+    static std::exception_ptr &pending() noexcept {
+        static thread_local std::exception_ptr thrown;
+        return thrown;
+    }
+
+    static int32_t trampoline(void *context, pulsar_routing_key k, uint32_t n) noexcept {
+        try {
+            return (*static_cast<function *>(context))(k, n);
+        } catch (...) {
+            pending() = std::current_exception();
+            return -1; // rejected by the library, then rethrown
+        }
+    }
+
+    struct deleter {
+        void operator()(pulsar_routing_custom_router *r) const noexcept {
+            pulsar_routing_custom_router_free(r);
+        }
+    };
+    // Declared first, destroyed last: the router points at it.
+    std::unique_ptr<function> fn_;
+    std::unique_ptr<pulsar_routing_custom_router, deleter> handle_;
+};
+
+/* ------------------------------------------------------------------ */
+/* Client profiles                                                     */
+/* ------------------------------------------------------------------ */
+
+/// The clients whose keyed routing `profile_partition` reproduces.
+enum class client_profile : pulsar_routing_client_profile {
+    java = PULSAR_ROUTING_CLIENT_PROFILE_JAVA,
+    go = PULSAR_ROUTING_CLIENT_PROFILE_GO,
+    cpp = PULSAR_ROUTING_CLIENT_PROFILE_CPP,
+    python = PULSAR_ROUTING_CLIENT_PROFILE_PYTHON,
+    pulsar_rs = PULSAR_ROUTING_CLIENT_PROFILE_PULSAR_RS,
+    dotpulsar = PULSAR_ROUTING_CLIENT_PROFILE_DOTPULSAR,
+};
+
+/// A client's hashing scheme setting.
+enum class client_hashing_scheme : pulsar_routing_client_hashing_scheme {
+    java_string = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING,
+    murmur3_32 = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32,
+    boost = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
+    boost_1_74_x86_64 = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64,
+};
+
+/// A client's routing mode setting.
+enum class profile_mode : pulsar_routing_profile_mode {
+    default_mode = PULSAR_ROUTING_PROFILE_MODE_DEFAULT,
+    round_robin = PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN,
+    single_partition = PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION,
+};
+
+/// The client's default hashing scheme.
+inline client_hashing_scheme default_scheme(client_profile profile) {
+    pulsar_routing_client_hashing_scheme scheme = 0;
+    detail::check(pulsar_routing_client_profile_default_scheme(
+        static_cast<pulsar_routing_client_profile>(profile), &scheme));
+    return static_cast<client_hashing_scheme>(scheme);
+}
+
+/// The partition `profile`'s client gives a keyed message, or nullopt when
+/// that client routes the message as keyless (`NO_KEY`: e.g. Go's empty
+/// key). `ordering_key` is nullopt for a message without one.
+inline std::optional<uint32_t> profile_partition(client_profile profile,
+                                                 client_hashing_scheme scheme, profile_mode mode,
+                                                 const key &k, int64_t num_partitions,
+                                                 std::optional<bytes_view> ordering_key = {}) {
+    uint32_t p = 0;
+    pulsar_routing_status status = pulsar_routing_profile_partition(
+        static_cast<pulsar_routing_client_profile>(profile),
+        static_cast<pulsar_routing_client_hashing_scheme>(scheme),
+        static_cast<pulsar_routing_profile_mode>(mode), k.c_key(),
+        ordering_key ? ordering_key->data() : nullptr, ordering_key ? ordering_key->size() : 0,
+        num_partitions, &p);
+    if (status == PULSAR_ROUTING_STATUS_NO_KEY) {
+        return std::nullopt;
+    }
+    detail::check(status);
+    return p;
+}
+
+/// The default router of a client's producer, keyless state included:
+/// what `profile_partition` computes for one keyed message, over a whole
+/// sequence of sends. Move-only; calls on one router are serialised by its
+/// lock, so it may be shared by threads.
+class profile_router {
+public:
+    /// The configuration a producer of `profile` uses when nothing is set.
+    static pulsar_routing_profile_config default_config(client_profile profile) {
+        pulsar_routing_profile_config config{};
+        detail::check(pulsar_routing_profile_config_default(
+            static_cast<pulsar_routing_client_profile>(profile), &config));
+        return config;
+    }
+
+    /// `start` is the client's random draw (start index or single
+    /// partition), `created_ns` the producer's creation time.
+    profile_router(client_profile profile, const pulsar_routing_profile_config &config,
+                   uint32_t start, int64_t created_ns) {
+        pulsar_routing_profile_router *raw = nullptr;
+        detail::check(pulsar_routing_profile_router_new(
+            static_cast<pulsar_routing_client_profile>(profile), &config, start, created_ns, &raw));
+        handle_.reset(raw);
+    }
+
+    client_profile profile() const {
+        pulsar_routing_client_profile p = 0;
+        detail::check(pulsar_routing_profile_router_profile(handle_.get(), &p));
+        return static_cast<client_profile>(p);
+    }
+
+    /// Routes one message sent at `now_ns`, advancing the keyless state.
+    uint32_t route(const key &k, int64_t num_partitions, int64_t now_ns, uint64_t payload_len = 0,
+                   std::optional<bytes_view> ordering_key = {}) const {
+        uint32_t p = 0;
+        detail::check(pulsar_routing_profile_router_route(
+            handle_.get(), k.c_key(), ordering_key ? ordering_key->data() : nullptr,
+            ordering_key ? ordering_key->size() : 0, payload_len, num_partitions, now_ns, &p));
+        return p;
+    }
+
+    const pulsar_routing_profile_router *get() const noexcept { return handle_.get(); }
+
+private:
+    struct deleter {
+        void operator()(pulsar_routing_profile_router *r) const noexcept {
+            pulsar_routing_profile_router_free(r);
+        }
+    };
+    std::unique_ptr<pulsar_routing_profile_router, deleter> handle_;
+};
+
+/* ------------------------------------------------------------------ */
+/* Kafka's stateful partitioners                                       */
+/* ------------------------------------------------------------------ */
+
+/// What a sticky draw reads (the random number, the available partitions,
+/// adaptive partitioning's load statistics): the C struct, whose pointers
+/// the caller keeps valid during the call. `uniform(r)` is the common case.
+using kafka_sticky_choice = pulsar_routing_kafka_sticky_choice;
+
+inline kafka_sticky_choice uniform_choice(uint32_t random) noexcept {
+    return kafka_sticky_choice{random, nullptr, 0, nullptr, 0, nullptr, 0, 0};
+}
+
+/// A sticky partitioner's state: whether a partition was drawn yet, which,
+/// and the bytes produced to it since.
+struct kafka_sticky_state {
+    bool drawn = false;
+    uint32_t partition = 0;
+    int32_t produced_bytes = 0;
+};
+
+/// The Kafka Java client's `BuiltInPartitioner` (KIP-794). Move-only;
+/// thread-safe, as the C handle.
+class kafka_built_in_partitioner {
+public:
+    explicit kafka_built_in_partitioner(int32_t sticky_batch_size) {
+        pulsar_routing_kafka_built_in_partitioner *raw = nullptr;
+        detail::check(pulsar_routing_kafka_built_in_partitioner_new(sticky_batch_size, &raw));
+        handle_.reset(raw);
+    }
+    /// The partitioner a producer with `batch.size` = `batch_size` builds.
+    static kafka_built_in_partitioner for_batch_size(int32_t batch_size) {
+        pulsar_routing_kafka_built_in_partitioner *raw = nullptr;
+        detail::check(pulsar_routing_kafka_built_in_partitioner_for_batch_size(batch_size, &raw));
+        return kafka_built_in_partitioner(raw);
+    }
+
+    int32_t sticky_batch_size() const {
+        int32_t n = 0;
+        detail::check(pulsar_routing_kafka_built_in_partitioner_sticky_batch_size(handle_.get(), &n));
+        return n;
+    }
+    kafka_sticky_state current() const {
+        kafka_sticky_state st;
+        detail::check(pulsar_routing_kafka_built_in_partitioner_current(
+            handle_.get(), &st.drawn, &st.partition, &st.produced_bytes));
+        return st;
+    }
+    /// `peekCurrentPartitionInfo`, drawing with `choice` when none is drawn.
+    uint32_t peek_partition(int64_t num_partitions, const kafka_sticky_choice &choice) const {
+        uint32_t p = 0;
+        detail::check(pulsar_routing_kafka_built_in_partitioner_peek_partition(
+            handle_.get(), num_partitions, choice, &p));
+        return p;
+    }
+    /// `updatePartitionInfo`: the new partition if it switched.
+    std::optional<uint32_t> update_partition_info(int32_t appended_bytes, bool enable_switch,
+                                                  int64_t num_partitions,
+                                                  const kafka_sticky_choice &choice) const {
+        bool switched = false;
+        uint32_t p = 0;
+        detail::check(pulsar_routing_kafka_built_in_partitioner_update_partition_info(
+            handle_.get(), appended_bytes, enable_switch, num_partitions, choice, &switched, &p));
+        return switched ? std::optional<uint32_t>(p) : std::nullopt;
+    }
+
+private:
+    explicit kafka_built_in_partitioner(pulsar_routing_kafka_built_in_partitioner *raw) noexcept
+        : handle_(raw) {}
+    struct deleter {
+        void operator()(pulsar_routing_kafka_built_in_partitioner *p) const noexcept {
+            pulsar_routing_kafka_built_in_partitioner_free(p);
+        }
+    };
+    std::unique_ptr<pulsar_routing_kafka_built_in_partitioner, deleter> handle_;
+};
+
+/// The Kafka Java client producer's partition decision: murmur2 for keyed
+/// records (unless `ignore_keys`), the sticky partitioner otherwise.
+/// Move-only; thread-safe, as the C handle.
+class kafka_java_client_partitioner {
+public:
+    kafka_java_client_partitioner(int32_t batch_size, bool ignore_keys) {
+        pulsar_routing_kafka_java_client_partitioner *raw = nullptr;
+        detail::check(
+            pulsar_routing_kafka_java_client_partitioner_new(batch_size, ignore_keys, &raw));
+        handle_.reset(raw);
+    }
+    /// The partition a record is appended to; `key` nullopt is Kafka's
+    /// `null` key (a keyless record), an empty view an empty key.
+    uint32_t append(std::optional<bytes_view> key, int32_t appended_bytes, bool enable_switch,
+                    int64_t num_partitions, const kafka_sticky_choice &choice) const {
+        uint32_t p = 0;
+        detail::check(pulsar_routing_kafka_java_client_partitioner_append(
+            handle_.get(), key ? key->data() : nullptr, key ? key->size() : 0, appended_bytes,
+            enable_switch, num_partitions, choice, &p));
+        return p;
+    }
+    kafka_sticky_state current() const {
+        kafka_sticky_state st;
+        detail::check(pulsar_routing_kafka_java_client_partitioner_current(
+            handle_.get(), &st.drawn, &st.partition, &st.produced_bytes));
+        return st;
+    }
+
+private:
+    struct deleter {
+        void operator()(pulsar_routing_kafka_java_client_partitioner *p) const noexcept {
+            pulsar_routing_kafka_java_client_partitioner_free(p);
+        }
+    };
+    std::unique_ptr<pulsar_routing_kafka_java_client_partitioner, deleter> handle_;
+};
+
+/// A librdkafka producer's partitioning, sticky keyless path included.
+/// `partitioner` is a `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` value.
+/// Move-only; thread-safe, as the C handle.
+class librdkafka_producer {
+public:
+    librdkafka_producer(pulsar_routing_librdkafka_partitioner partitioner,
+                        int64_t sticky_linger_ms) {
+        pulsar_routing_librdkafka_producer *raw = nullptr;
+        detail::check(pulsar_routing_librdkafka_producer_new(partitioner, sticky_linger_ms, &raw));
+        handle_.reset(raw);
+    }
+    pulsar_routing_librdkafka_partitioner partitioner() const {
+        pulsar_routing_librdkafka_partitioner p = 0;
+        detail::check(pulsar_routing_librdkafka_producer_partitioner(handle_.get(), &p));
+        return p;
+    }
+    /// The partition of a message produced at `now_us` (librdkafka's
+    /// clock). `key` nullopt is librdkafka's NULL key; `available` nullopt
+    /// means every partition has a leader; `first`, `second` are the
+    /// random draws.
+    uint32_t partition(std::optional<bytes_view> key, int64_t num_partitions, int64_t now_us,
+                       uint32_t first, uint32_t second,
+                       const std::vector<uint32_t> *available = nullptr) const {
+        static const uint32_t none = 0;
+        uint32_t p = 0;
+        detail::check(pulsar_routing_librdkafka_producer_partition(
+            handle_.get(), key ? key->data() : nullptr, key ? key->size() : 0, num_partitions,
+            now_us, first, second,
+            available == nullptr ? nullptr : (available->empty() ? &none : available->data()),
+            available == nullptr ? 0 : available->size(), &p));
+        return p;
+    }
+    /// The sticky partition, nullopt before the first draw.
+    std::optional<uint32_t> sticky_partition() const {
+        bool drawn = false;
+        uint32_t p = 0;
+        detail::check(pulsar_routing_librdkafka_producer_sticky_partition(handle_.get(), &drawn, &p));
+        return drawn ? std::optional<uint32_t>(p) : std::nullopt;
+    }
+
+private:
+    struct deleter {
+        void operator()(pulsar_routing_librdkafka_producer *p) const noexcept {
+            pulsar_routing_librdkafka_producer_free(p);
+        }
+    };
+    std::unique_ptr<pulsar_routing_librdkafka_producer, deleter> handle_;
+};
+
+/* ------------------------------------------------------------------ */
+/* Topic names                                                         */
+/* ------------------------------------------------------------------ */
+
+/// Which `TopicName` rules parse: the released 4.x or the 5.0 development
+/// ones.
+enum class topic_name_rules : pulsar_routing_topic_name_rules {
+    v4 = PULSAR_ROUTING_TOPIC_NAME_RULES_V4,
+    master = PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER,
+};
+
+/// A parsed topic name, as the broker's `TopicName.get`. Owns a copy of the
+/// name (the C struct points into it), so it can outlive the input; copies
+/// and moves re-parse, so every copy points into its own text.
+class topic_name {
+public:
+    /// Throws `error` with Java's full message for a rejected name.
+    explicit topic_name(std::string_view name, topic_name_rules rules = topic_name_rules::v4)
+        : text_(name), rules_(rules) {
+        parse();
+    }
+    topic_name(const topic_name &other) : text_(other.text_), rules_(other.rules_) { parse(); }
+    topic_name &operator=(const topic_name &other) {
+        if (this != &other) {
+            text_ = other.text_;
+            rules_ = other.rules_;
+            parse();
+        }
+        return *this;
+    }
+    topic_name(topic_name &&other) : topic_name(static_cast<const topic_name &>(other)) {}
+    topic_name &operator=(topic_name &&other) {
+        return *this = static_cast<const topic_name &>(other);
+    }
+
+    /// The input as given.
+    const std::string &input() const noexcept { return text_; }
+    topic_name_rules rules() const noexcept { return rules_; }
+    /// The C struct (points into this object).
+    const pulsar_routing_topic_name &c_topic() const noexcept { return topic_; }
+
+    pulsar_routing_topic_domain domain() const noexcept { return topic_.domain; }
+    /// Java's `isPersistent()`: every domain but non-persistent.
+    bool persistent() const noexcept {
+        return topic_.domain != PULSAR_ROUTING_TOPIC_DOMAIN_NON_PERSISTENT;
+    }
+    /// -1 for a name without `-partition-N`.
+    int32_t partition_index() const noexcept { return topic_.partition_index; }
+    std::string_view tenant() const noexcept { return view(topic_.tenant); }
+    /// Empty for a V2 name.
+    std::string_view cluster() const noexcept { return view(topic_.cluster); }
+    std::string_view namespace_portion() const noexcept { return view(topic_.namespace_portion); }
+    std::string_view local_name() const noexcept { return view(topic_.local_name); }
+
+    /// `toString()`: the canonical name.
+    std::string to_string() const { return text(&pulsar_routing_topic_name_to_string); }
+    /// `getNamespace()`.
+    std::string namespace_name() const { return text(&pulsar_routing_topic_name_namespace); }
+    std::string partitioned_topic_name() const {
+        return text(&pulsar_routing_topic_name_partitioned_topic_name);
+    }
+    std::string lookup_name() const { return text(&pulsar_routing_topic_name_lookup_name); }
+    std::string persistence_naming() const {
+        return text(&pulsar_routing_topic_name_persistence_naming);
+    }
+    std::string encoded_local_name() const {
+        return text(&pulsar_routing_topic_name_encoded_local_name);
+    }
+    std::string rest_path(bool include_domain = true) const {
+        return detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+            return pulsar_routing_topic_name_rest_path(&topic_, include_domain, buf, len, written);
+        });
+    }
+    /// `getPartition(index)`.
+    topic_name partition(int32_t index) const {
+        return topic_name(detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+                              return pulsar_routing_topic_name_partition(&topic_, index, buf, len,
+                                                                         written);
+                          }),
+                          rules_);
+    }
+    /// The CRC-32 the broker's bundle lookup hashes.
+    uint32_t crc32() const {
+        uint32_t crc = 0;
+        detail::check(pulsar_routing_topic_name_crc32(&topic_, &crc));
+        return crc;
+    }
+
+private:
+    using text_fn = pulsar_routing_status (*)(const pulsar_routing_topic_name *, uint8_t *, size_t,
+                                              size_t *);
+
+    static std::string_view view(const pulsar_routing_str &s) noexcept {
+        return s.data == nullptr ? std::string_view()
+                                 : std::string_view(reinterpret_cast<const char *>(s.data), s.len);
+    }
+
+    std::string text(text_fn fn) const {
+        return detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+            return fn(&topic_, buf, len, written);
+        });
+    }
+
+    void parse() {
+        const uint8_t *data = detail::non_null(text_.data());
+        auto rules = static_cast<pulsar_routing_topic_name_rules>(rules_);
+        pulsar_routing_status status =
+            pulsar_routing_topic_name_parse(data, text_.size(), rules, &topic_);
+        if (status == PULSAR_ROUTING_STATUS_OK) {
+            return;
+        }
+        std::string message;
+        try {
+            message = detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+                return pulsar_routing_topic_name_error_message(data, text_.size(), rules, buf, len,
+                                                               written);
+            });
+        } catch (const error &) {
+            throw error(status);
+        }
+        throw error(status, message);
+    }
+
+    std::string text_;
+    topic_name_rules rules_;
+    pulsar_routing_topic_name topic_{};
+};
+
+/* ------------------------------------------------------------------ */
+/* Namespace bundles                                                   */
+/* ------------------------------------------------------------------ */
+
+/// A bundle's hash range, `[lower, upper)` as the broker names it (the last
+/// bundle includes 0xffffffff).
+struct bundle_range {
+    int64_t lower = 0;
+    int64_t upper = 0;
+
+    pulsar_routing_bundle_range c_range() const noexcept { return {lower, upper}; }
+
+    /// Parses `0x00000000_0x40000000`.
+    static bundle_range parse(std::string_view text) {
+        pulsar_routing_bundle_range r{};
+        detail::check(pulsar_routing_bundle_range_parse(detail::non_null(text.data()),
+                                                        text.size(), &r));
+        return {r.lower, r.upper};
+    }
+    /// `0x00000000_0x40000000`.
+    std::string name() const {
+        return detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+            return pulsar_routing_bundle_range_name(c_range(), buf, len, written);
+        });
+    }
+    /// `namespace/0x00000000_0x40000000`.
+    std::string key(std::string_view ns) const {
+        return detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+            return pulsar_routing_bundle_range_key(c_range(), detail::non_null(ns.data()),
+                                                   ns.size(), buf, len, written);
+        });
+    }
+    bool includes(uint32_t hash) const {
+        bool yes = false;
+        detail::check(pulsar_routing_bundle_range_includes(c_range(), hash, &yes));
+        return yes;
+    }
+
+    friend bool operator==(const bundle_range &a, const bundle_range &b) noexcept {
+        return a.lower == b.lower && a.upper == b.upper;
+    }
+    friend bool operator!=(const bundle_range &a, const bundle_range &b) noexcept {
+        return !(a == b);
+    }
+};
+
+/// A namespace's bundles. Owns its boundaries (the C layout refers to
+/// them), so it is move-only: moving keeps the array where it is.
+class bundle_layout {
+public:
+    /// The broker's default layout of `num_bundles` equal bundles.
+    explicit bundle_layout(uint32_t num_bundles) {
+        detail::check(pulsar_routing_bundle_layout_init_default(&layout_, num_bundles));
+    }
+    /// A layout from its boundaries (copied), as the broker stores them.
+    explicit bundle_layout(std::vector<uint32_t> boundaries) : boundaries_(std::move(boundaries)) {
+        static const uint32_t none = 0;
+        detail::check(pulsar_routing_bundle_layout_init(
+            &layout_, boundaries_.empty() ? &none : boundaries_.data(), boundaries_.size()));
+    }
+    bundle_layout(const bundle_layout &) = delete;
+    bundle_layout &operator=(const bundle_layout &) = delete;
+    bundle_layout(bundle_layout &&) noexcept = default;
+    bundle_layout &operator=(bundle_layout &&) noexcept = default;
+
+    const pulsar_routing_bundle_layout &c_layout() const noexcept { return layout_; }
+
+    /// The number of bundles.
+    size_t size() const {
+        size_t n = 0;
+        detail::check(pulsar_routing_bundle_layout_len(&layout_, &n));
+        return n;
+    }
+    std::vector<uint32_t> boundaries() const {
+        return detail::read_vector<uint32_t>([&](uint32_t *buf, size_t len, size_t *written) {
+            return pulsar_routing_bundle_layout_boundaries(&layout_, buf, len, written);
+        });
+    }
+    bundle_range bundle(size_t index) const {
+        pulsar_routing_bundle_range r{};
+        detail::check(pulsar_routing_bundle_layout_bundle(&layout_, index, &r));
+        return {r.lower, r.upper};
+    }
+    bundle_range bundle_for_hash(uint32_t hash) const {
+        pulsar_routing_bundle_range r{};
+        detail::check(pulsar_routing_bundle_layout_bundle_for_hash(&layout_, hash, &r));
+        return {r.lower, r.upper};
+    }
+    size_t bundle_index_for_hash(uint32_t hash) const {
+        size_t index = 0;
+        detail::check(pulsar_routing_bundle_layout_bundle_index_for_hash(&layout_, hash, &index));
+        return index;
+    }
+    /// The bundle that serves a topic (the broker hashes its canonical name).
+    bundle_range bundle_for_topic(std::string_view topic,
+                                  topic_name_rules rules = topic_name_rules::v4) const {
+        pulsar_routing_bundle_range r{};
+        detail::check(pulsar_routing_bundle_layout_bundle_for_topic(
+            &layout_, detail::non_null(topic.data()), topic.size(),
+            static_cast<pulsar_routing_topic_name_rules>(rules), &r));
+        return {r.lower, r.upper};
+    }
+    /// The boundaries after splitting `target` into `parts` equal bundles.
+    std::vector<uint32_t> split_equally(bundle_range target, uint32_t parts) const {
+        return detail::read_vector<uint32_t>(
+            [&](uint32_t *buf, size_t len, size_t *written) {
+                return pulsar_routing_bundle_layout_split_equally(&layout_, target.c_range(), parts,
+                                                                  buf, len, written);
+            },
+            size() + parts + 1);
+    }
+
+private:
+    std::vector<uint32_t> boundaries_;
+    pulsar_routing_bundle_layout layout_{};
+};
+
+/* ------------------------------------------------------------------ */
+/* Key_Shared                                                          */
+/* ------------------------------------------------------------------ */
+
+/// The broker's three Key_Shared selectors.
+enum class selector_kind : pulsar_routing_selector_kind {
+    auto_split = PULSAR_ROUTING_SELECTOR_KIND_AUTO_SPLIT,
+    consistent_hashing = PULSAR_ROUTING_SELECTOR_KIND_CONSISTENT_HASHING,
+    exclusive = PULSAR_ROUTING_SELECTOR_KIND_EXCLUSIVE,
+};
+
+/// The slot a sticky key hashes to in `kind`'s key hash range.
+inline uint32_t sticky_key_hash(bytes_view key, selector_kind kind) {
+    uint32_t slot = 0;
+    detail::check(pulsar_routing_sticky_key_hash(
+        key.data(), key.size(), static_cast<pulsar_routing_selector_kind>(kind), &slot));
+    return slot;
+}
+
+/// An inclusive slot range `[start, end]`.
+using hash_range = pulsar_routing_hash_range;
+/// One owned slot range and its consumer.
+using assignment = pulsar_routing_assignment;
+
+/// A Key_Shared consumer selector. Move-only. The const member functions
+/// may be called by many threads at once while no thread calls a non-const
+/// one. Adds grow the selector's storage when it is full, so capacities in
+/// the configurations are starting sizes, not limits.
+class selector {
+public:
+    static selector auto_split(pulsar_routing_auto_split_config config) {
+        pulsar_routing_selector *raw = nullptr;
+        detail::check(pulsar_routing_selector_new_auto_split(config, &raw));
+        return selector(raw);
+    }
+    static selector consistent_hashing(pulsar_routing_consistent_hashing_config config) {
+        pulsar_routing_selector *raw = nullptr;
+        detail::check(pulsar_routing_selector_new_consistent_hashing(config, &raw));
+        return selector(raw);
+    }
+    static selector exclusive(pulsar_routing_exclusive_config config) {
+        pulsar_routing_selector *raw = nullptr;
+        detail::check(pulsar_routing_selector_new_exclusive(config, &raw));
+        return selector(raw);
+    }
+
+    selector_kind kind() const {
+        pulsar_routing_selector_kind k = 0;
+        detail::check(pulsar_routing_selector_get_kind(handle_.get(), &k));
+        return static_cast<selector_kind>(k);
+    }
+    hash_range key_hash_range() const {
+        hash_range r{};
+        detail::check(pulsar_routing_selector_key_hash_range(handle_.get(), &r));
+        return r;
+    }
+    /// The number of consumers.
+    size_t size() const {
+        size_t n = 0;
+        detail::check(pulsar_routing_selector_len(handle_.get(), &n));
+        return n;
+    }
+    bool contains(uint64_t consumer) const {
+        bool yes = false;
+        detail::check(pulsar_routing_selector_contains(handle_.get(), consumer, &yes));
+        return yes;
+    }
+
+    /// AutoSplit: adds an unnamed consumer.
+    void add(uint64_t consumer) {
+        grow_and_retry([&] { return pulsar_routing_selector_add(handle_.get(), consumer); });
+    }
+    /// Consistent hashing (AutoSplit ignores the name).
+    void add(uint64_t consumer, std::string_view name) {
+        grow_and_retry([&] {
+            return pulsar_routing_selector_add_named(handle_.get(), consumer,
+                                                     detail::non_null(name.data()), name.size());
+        });
+    }
+    /// Exclusive: the consumer's `KeySharedMeta` ranges.
+    void add(uint64_t consumer, const std::vector<hash_range> &ranges) {
+        static const hash_range none{0, 0};
+        grow_and_retry([&] {
+            return pulsar_routing_selector_add_ranges(handle_.get(), consumer,
+                                                      ranges.empty() ? &none : ranges.data(),
+                                                      ranges.size());
+        });
+    }
+    /// An unknown consumer is a no-op, as in the broker.
+    void remove(uint64_t consumer) {
+        detail::check(pulsar_routing_selector_remove(handle_.get(), consumer));
+    }
+
+    /// The consumer of a slot, nullopt when none owns it.
+    std::optional<uint64_t> select(uint32_t slot) const {
+        return answer([&](uint64_t *c) { return pulsar_routing_selector_select(handle_.get(), slot, c); });
+    }
+    /// The consumer of a sticky key.
+    std::optional<uint64_t> select_key(bytes_view sticky_key) const {
+        return answer([&](uint64_t *c) {
+            return pulsar_routing_selector_select_key(handle_.get(), sticky_key.data(),
+                                                      sticky_key.size(), c);
+        });
+    }
+    /// Every owned range and its consumer, by slot.
+    std::vector<assignment> assignments() const {
+        return detail::read_vector<assignment>([&](assignment *buf, size_t len, size_t *written) {
+            return pulsar_routing_selector_assignments(handle_.get(), buf, len, written);
+        });
+    }
+    /// What the last add or remove moved: `{removed, added}`.
+    std::pair<std::vector<assignment>, std::vector<assignment>> last_impact() const {
+        std::vector<assignment> removed(16), added(16);
+        for (;;) {
+            size_t n_removed = 0, n_added = 0;
+            pulsar_routing_status status = pulsar_routing_selector_last_impact(
+                handle_.get(), removed.data(), removed.size(), &n_removed, added.data(),
+                added.size(), &n_added);
+            if (status == PULSAR_ROUTING_STATUS_OK) {
+                removed.resize(n_removed);
+                added.resize(n_added);
+                return {std::move(removed), std::move(added)};
+            }
+            if (status != PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL) {
+                throw error(status);
+            }
+            removed.resize(std::max(removed.size(), n_removed) * 2);
+            added.resize(std::max(added.size(), n_added) * 2);
+        }
+    }
+
+    const pulsar_routing_selector *get() const noexcept { return handle_.get(); }
+    pulsar_routing_selector *get() noexcept { return handle_.get(); }
+
+private:
+    explicit selector(pulsar_routing_selector *raw) noexcept : handle_(raw) {}
+
+    template <class Select> static std::optional<uint64_t> answer(Select select) {
+        uint64_t consumer = 0;
+        pulsar_routing_status status = select(&consumer);
+        if (status == PULSAR_ROUTING_STATUS_NO_CONSUMER) {
+            return std::nullopt;
+        }
+        detail::check(status);
+        return consumer;
+    }
+
+    template <class Add> void grow_and_retry(Add add) {
+        for (int attempt = 0;; attempt++) {
+            pulsar_routing_status status = add();
+            if (status == PULSAR_ROUTING_STATUS_OK) {
+                return;
+            }
+            bool full = status == PULSAR_ROUTING_STATUS_CONSUMER_CAPACITY ||
+                        status == PULSAR_ROUTING_STATUS_NAME_CAPACITY ||
+                        status == PULSAR_ROUTING_STATUS_RANGE_CAPACITY;
+            if (!full || attempt >= 32) {
+                throw error(status, last_error_message(status));
+            }
+            pulsar_routing_selector_capacity capacity{};
+            detail::check(pulsar_routing_selector_get_capacity(handle_.get(), &capacity));
+            auto twice = [](uint32_t n) { return n < 8 ? 16u : (n > UINT32_MAX / 2 ? UINT32_MAX : n * 2); };
+            if (status == PULSAR_ROUTING_STATUS_CONSUMER_CAPACITY) {
+                capacity.max_consumers = twice(capacity.max_consumers);
+            } else if (status == PULSAR_ROUTING_STATUS_NAME_CAPACITY) {
+                capacity.name_bytes = twice(capacity.name_bytes) + 256;
+            } else {
+                capacity.max_ranges = twice(capacity.max_ranges);
+            }
+            detail::check(pulsar_routing_selector_reserve(handle_.get(), capacity));
+        }
+    }
+
+    // The full (Java) message of the last failed add, or the static one.
+    std::string last_error_message(pulsar_routing_status status) const {
+        try {
+            std::string text = detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+                return pulsar_routing_selector_last_error_message(handle_.get(), buf, len, written);
+            });
+            if (!text.empty()) {
+                return text;
+            }
+        } catch (const error &) {
+        }
+        return status_message(status);
+    }
+
+    struct deleter {
+        void operator()(pulsar_routing_selector *s) const noexcept { pulsar_routing_selector_free(s); }
+    };
+    std::unique_ptr<pulsar_routing_selector, deleter> handle_;
+};
+
+} // namespace pulsar_routing
+
+#endif // PULSAR_ROUTING_HPP
