@@ -147,7 +147,8 @@ impl pulsar_routing_bundle_layout {
     /// `0xffffffff`. The broker's default is 4. Needs no boundary storage.
     ///
     /// Returns `OK`, `NULL_PARAMETER` or `NO_BUNDLES` (for 0). Allocates
-    /// nothing.
+    /// nothing. Writes `layout` only: thread-safe as long as no other thread
+    /// uses that layout during the call.
     ///
     /// # Safety
     /// `layout` must be valid for writing a `pulsar_routing_bundle_layout`;
@@ -179,7 +180,9 @@ impl pulsar_routing_bundle_layout {
     ///
     /// Returns `OK`, `NULL_PARAMETER`, `NO_BOUNDARIES`, `TOO_FEW_BOUNDARIES`,
     /// `BOUNDARIES_NOT_SORTED`, `UPPER_ENDPOINT_NOT_EXCLUSIVE` or
-    /// `EMPTY_RANGE` (a repeated boundary). Allocates nothing.
+    /// `EMPTY_RANGE` (a repeated boundary). Allocates nothing. Writes
+    /// `layout` only: thread-safe as long as no other thread uses that
+    /// layout during the call.
     ///
     /// # Safety
     /// `layout` must be valid for writing a `pulsar_routing_bundle_layout`,

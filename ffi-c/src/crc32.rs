@@ -49,7 +49,8 @@ inline_castable!(pulsar_routing_crc32_hasher => Crc32);
 impl pulsar_routing_crc32_hasher {
     /// Initialises (or resets) `hasher` to the state with no input.
     ///
-    /// Returns `OK` or `NULL_PARAMETER`. Allocates nothing.
+    /// Returns `OK` or `NULL_PARAMETER`. Allocates nothing. Writes `hasher`
+    /// only: not thread-safe for that hasher, independent of all others.
     ///
     /// # Safety
     /// `hasher` must be valid for writing a `pulsar_routing_crc32_hasher`;

@@ -73,7 +73,8 @@ inline_castable!(pulsar_routing_murmur3_hasher => Murmur3Hasher);
 impl pulsar_routing_murmur3_hasher {
     /// Initialises (or resets) `hasher` to the state with no input.
     ///
-    /// Returns `OK` or `NULL_PARAMETER`. Allocates nothing.
+    /// Returns `OK` or `NULL_PARAMETER`. Allocates nothing. Writes `hasher`
+    /// only: not thread-safe for that hasher, independent of all others.
     ///
     /// # Safety
     /// `hasher` must be valid for writing a `pulsar_routing_murmur3_hasher`;
