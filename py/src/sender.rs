@@ -1,0 +1,579 @@
+//! The Kafka producer's sender readiness gate and the Pulsar producer's
+//! pending queue, driveable step by step: every event and time comes from
+//! the caller, so a trace replays exactly.
+
+use pulsar_routing::sender::{
+    ConnectionEvent, Jitter, MaxPendingMessagesNegative, NodeId, NodeState, PendingQueue,
+    ProduceOutcome, QueueFull, Readiness, SenderConfig, SenderConfigError as CoreConfigError,
+    SenderError as CoreSenderError, SenderGate, check_nodes, required_max_pending_messages,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::{
+    IntoPyException, ProducerQueueIsFullError, SenderConfigError, SenderError, SenderNotReadyError,
+};
+
+impl IntoPyException for CoreConfigError {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        SenderConfigError::new_err(self.to_string())
+    }
+}
+
+impl IntoPyException for MaxPendingMessagesNegative {
+    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
+        SenderConfigError::new_err(self.to_string())
+    }
+}
+
+impl IntoPyException for QueueFull {
+    fn into_py_exception(self, py: Python<'_>) -> PyErr {
+        let err = ProducerQueueIsFullError::new_err(self.to_string());
+        match err
+            .value(py)
+            .setattr("would_block", self == QueueFull::WouldBlock)
+        {
+            Ok(()) => err,
+            Err(setattr_failed) => setattr_failed,
+        }
+    }
+}
+
+impl IntoPyException for CoreSenderError {
+    fn into_py_exception(self, py: Python<'_>) -> PyErr {
+        let CoreSenderError::NotReady(readiness) = self else {
+            return SenderError::new_err(self.to_string());
+        };
+        let err = SenderNotReadyError::new_err(self.to_string());
+        let attached = Py::new(py, PyReadiness { inner: readiness })
+            .and_then(|r| err.value(py).setattr("readiness", r));
+        match attached {
+            Ok(()) => err,
+            Err(setattr_failed) => setattr_failed,
+        }
+    }
+}
+
+/// A uniform draw in `[0, 1)` as the ±20% jitter; 0.5 is none.
+fn jitter(unit: f64) -> Jitter {
+    Jitter::from_unit(unit)
+}
+
+fn connection_event(name: &str) -> PyResult<ConnectionEvent> {
+    ConnectionEvent::ALL
+        .into_iter()
+        .find(|e| e.name() == name)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown connection event {name:?}: expected \"connect\", \"connected\", \"authenticated\", \"disconnected\" or \"authentication_failed\""
+            ))
+        })
+}
+
+fn produce_outcome(name: &str) -> PyResult<ProduceOutcome> {
+    match name {
+        "success" => Ok(ProduceOutcome::Success),
+        "not_leader_or_follower" | "NOT_LEADER_OR_FOLLOWER" => {
+            Ok(ProduceOutcome::NotLeaderOrFollower)
+        }
+        "other_error" => Ok(ProduceOutcome::OtherError),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown produce outcome {name:?}: expected \"success\", \"not_leader_or_follower\" or \"other_error\""
+        ))),
+    }
+}
+
+/// The producer settings the readiness gate reads, with Kafka's defaults,
+/// checked as `KafkaProducer` checks them (`SenderConfigError` with Kafka's
+/// message otherwise).
+#[pyclass(frozen, module = "pulsar_routing", name = "SenderConfig")]
+#[derive(Clone, Copy)]
+pub(crate) struct PySenderConfig {
+    inner: SenderConfig,
+}
+
+#[pymethods]
+impl PySenderConfig {
+    #[new]
+    #[pyo3(signature = (
+        max_in_flight = 5,
+        enable_idempotence = true,
+        *,
+        reconnect_backoff_ms = 50,
+        reconnect_backoff_max_ms = 1000,
+        metadata_max_age_ms = 300_000,
+        retry_backoff_ms = 100,
+        retry_backoff_max_ms = 1000,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        max_in_flight: i64,
+        enable_idempotence: bool,
+        reconnect_backoff_ms: u64,
+        reconnect_backoff_max_ms: u64,
+        metadata_max_age_ms: u64,
+        retry_backoff_ms: u64,
+        retry_backoff_max_ms: u64,
+    ) -> PyResult<Self> {
+        let inner = SenderConfig::new(max_in_flight, enable_idempotence)
+            .map_err(|e| e.into_py_exception(py))?
+            .with_reconnect_backoff(reconnect_backoff_ms, reconnect_backoff_max_ms)
+            .with_metadata_max_age(metadata_max_age_ms)
+            .with_retry_backoff(retry_backoff_ms, retry_backoff_max_ms);
+        Ok(Self { inner })
+    }
+
+    /// `max.in.flight.requests.per.connection`.
+    #[getter]
+    fn max_in_flight(&self) -> u32 {
+        self.inner.max_in_flight()
+    }
+
+    /// `enable.idempotence`.
+    #[getter]
+    fn enable_idempotence(&self) -> bool {
+        self.inner.idempotence()
+    }
+
+    /// True when `max_in_flight` is 1.
+    #[getter]
+    fn strict_ordering(&self) -> bool {
+        self.inner.strict_ordering()
+    }
+
+    /// `reconnect.backoff.ms`.
+    #[getter]
+    fn reconnect_backoff_ms(&self) -> u64 {
+        self.inner.reconnect_backoff().initial_ms()
+    }
+
+    /// `reconnect.backoff.max.ms`.
+    #[getter]
+    fn reconnect_backoff_max_ms(&self) -> u64 {
+        self.inner.reconnect_backoff().max_ms()
+    }
+
+    /// `metadata.max.age.ms`.
+    #[getter]
+    fn metadata_max_age_ms(&self) -> u64 {
+        self.inner.metadata_max_age_ms()
+    }
+
+    /// `retry.backoff.ms`.
+    #[getter]
+    fn retry_backoff_ms(&self) -> u64 {
+        self.inner.refresh_backoff().initial_ms()
+    }
+
+    /// `retry.backoff.max.ms`.
+    #[getter]
+    fn retry_backoff_max_ms(&self) -> u64 {
+        self.inner.refresh_backoff().max_ms()
+    }
+
+    /// The reconnect backoff after `attempts` failures, with the jitter
+    /// draw `jitter` in `[0, 1)` (0.5: none).
+    #[pyo3(signature = (attempts, jitter = 0.5))]
+    fn reconnect_backoff(&self, attempts: u32, jitter: f64) -> u64 {
+        self.inner
+            .reconnect_backoff()
+            .backoff(attempts, self::jitter(jitter))
+    }
+
+    fn __repr__(&self) -> String {
+        let c = &self.inner;
+        format!(
+            "SenderConfig(max_in_flight={}, enable_idempotence={}, reconnect_backoff_ms={}, reconnect_backoff_max_ms={}, metadata_max_age_ms={}, retry_backoff_ms={}, retry_backoff_max_ms={})",
+            c.max_in_flight(),
+            if c.idempotence() { "True" } else { "False" },
+            c.reconnect_backoff().initial_ms(),
+            c.reconnect_backoff().max_ms(),
+            c.metadata_max_age_ms(),
+            c.refresh_backoff().initial_ms(),
+            c.refresh_backoff().max_ms(),
+        )
+    }
+}
+
+/// A node's readiness: `reason` is `"ready"` or the first check it failed
+/// (`"initiate_connect"`, `"reconnect_backoff"`, `"connecting"`,
+/// `"throttled"`, `"in_flight_full"`, `"metadata_due"`, `"unknown_node"`),
+/// with the details behind it. `str()` says it in a sentence.
+#[pyclass(frozen, module = "pulsar_routing", name = "Readiness")]
+pub(crate) struct PyReadiness {
+    inner: Readiness,
+}
+
+#[pymethods]
+impl PyReadiness {
+    /// The node id.
+    #[getter]
+    fn node(&self) -> i32 {
+        self.inner.node.0
+    }
+
+    /// `"ready"` or the first failed check.
+    #[getter]
+    fn reason(&self) -> &'static str {
+        self.inner.reason.name()
+    }
+
+    /// True when every check passed.
+    #[getter]
+    fn is_ready(&self) -> bool {
+        self.inner.is_ready()
+    }
+
+    /// The connection state: `"NOT_CONNECTED"`, `"CONNECTING"`,
+    /// `"AUTHENTICATING"` or `"READY"`.
+    #[getter]
+    fn state(&self) -> &'static str {
+        self.inner.state.name()
+    }
+
+    /// Requests in flight on the node's connection.
+    #[getter]
+    fn in_flight(&self) -> u32 {
+        self.inner.in_flight
+    }
+
+    /// `max.in.flight.requests.per.connection`.
+    #[getter]
+    fn max_in_flight(&self) -> u32 {
+        self.inner.max_in_flight
+    }
+
+    /// The metadata's age in milliseconds.
+    #[getter]
+    fn metadata_age_ms(&self) -> u64 {
+        self.inner.metadata_age_ms
+    }
+
+    /// A metadata refresh was requested (rather than expired).
+    #[getter]
+    fn metadata_update_requested(&self) -> bool {
+        self.inner.metadata_update_requested
+    }
+
+    /// The reconnect backoff or throttle left, in milliseconds.
+    #[getter]
+    fn backoff_remaining_ms(&self) -> u64 {
+        self.inner.backoff_remaining_ms
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        let r = &self.inner;
+        format!(
+            "Readiness(node={}, reason='{}', state='{}', in_flight={}/{}, metadata_age_ms={}, backoff_remaining_ms={})",
+            r.node.0,
+            r.reason.name(),
+            r.state.name(),
+            r.in_flight,
+            r.max_in_flight,
+            r.metadata_age_ms,
+            r.backoff_remaining_ms
+        )
+    }
+}
+
+/// The Kafka producer's sender readiness gate over a fixed set of nodes,
+/// driven step by step: report each connection, produce and metadata event
+/// with its time (ms), ask `ready()` why a batch would or would not leave.
+/// Jitter draws are floats in `[0, 1)`; 0.5 means no jitter.
+///
+/// Not thread-safe: one thread at a time.
+#[pyclass(module = "pulsar_routing", name = "SenderGate")]
+pub(crate) struct PySenderGate {
+    gate: SenderGate,
+    nodes: Vec<NodeState>,
+}
+
+#[pymethods]
+impl PySenderGate {
+    #[new]
+    #[pyo3(signature = (nodes, config = None))]
+    fn new(
+        py: Python<'_>,
+        nodes: Vec<i32>,
+        config: Option<PyRef<'_, PySenderConfig>>,
+    ) -> PyResult<Self> {
+        let config = config.map_or_else(SenderConfig::default, |c| c.inner);
+        let nodes: Vec<NodeState> = nodes
+            .into_iter()
+            .map(|id| NodeState::new(NodeId(id)))
+            .collect();
+        check_nodes(&nodes).map_err(|e| e.into_py_exception(py))?;
+        Ok(Self {
+            gate: SenderGate::new(config),
+            nodes,
+        })
+    }
+
+    /// The configuration.
+    #[getter]
+    fn config(&self) -> PySenderConfig {
+        PySenderConfig {
+            inner: *self.gate.config(),
+        }
+    }
+
+    /// The node ids.
+    #[getter]
+    fn nodes(&self) -> Vec<i32> {
+        self.nodes.iter().map(|n| n.id().0).collect()
+    }
+
+    /// `NetworkClient.ready(node, now)`: the readiness; on
+    /// `"initiate_connect"` the node moves to `CONNECTING`.
+    fn ready(&mut self, node: i32, now_ms: u64) -> PyReadiness {
+        PyReadiness {
+            inner: self.gate.ready(&mut self.nodes, NodeId(node), now_ms),
+        }
+    }
+
+    /// The readiness, without side effects.
+    fn check(&self, node: i32, now_ms: u64) -> PyReadiness {
+        PyReadiness {
+            inner: self.gate.check_id(&self.nodes, NodeId(node), now_ms),
+        }
+    }
+
+    /// `Sender.sendProducerData`'s filter: runs `ready` on each node of
+    /// `nodes`, removes the unready ones from the list in place, and
+    /// returns every node's readiness in the original order.
+    fn filter_ready(
+        &mut self,
+        nodes: &Bound<'_, PyList>,
+        now_ms: u64,
+    ) -> PyResult<Vec<PyReadiness>> {
+        let mut ids: Vec<NodeId> = nodes
+            .extract::<Vec<i32>>()?
+            .into_iter()
+            .map(NodeId)
+            .collect();
+        let mut all = Vec::with_capacity(ids.len());
+        let kept = self
+            .gate
+            .filter_ready(&mut self.nodes, &mut ids, now_ms, |r| {
+                all.push(PyReadiness { inner: *r })
+            });
+        let kept_ids: Vec<i32> = ids.iter().take(kept).map(|n| n.0).collect();
+        nodes.del_slice(0, nodes.len())?;
+        for id in kept_ids {
+            nodes.append(id)?;
+        }
+        Ok(all)
+    }
+
+    /// Reports a connection event: `"connect"`, `"connected"`,
+    /// `"authenticated"`, `"disconnected"` or `"authentication_failed"`.
+    #[pyo3(signature = (node, event, now_ms, jitter = 0.5))]
+    fn connection_event(
+        &mut self,
+        py: Python<'_>,
+        node: i32,
+        event: &str,
+        now_ms: u64,
+        jitter: f64,
+    ) -> PyResult<()> {
+        let event = connection_event(event)?;
+        self.gate
+            .connection_event(
+                &mut self.nodes,
+                NodeId(node),
+                event,
+                now_ms,
+                self::jitter(jitter),
+            )
+            .map_err(|e| e.into_py_exception(py))
+    }
+
+    /// The broker throttles the node until `until_ms`.
+    fn throttle(&mut self, py: Python<'_>, node: i32, until_ms: u64) -> PyResult<()> {
+        self.gate
+            .throttle(&mut self.nodes, NodeId(node), until_ms)
+            .map_err(|e| e.into_py_exception(py))
+    }
+
+    /// Sends a produce request to the node; raises `SenderNotReadyError`
+    /// (with the `readiness`) when it does not pass the gate.
+    fn send(&mut self, py: Python<'_>, node: i32, now_ms: u64) -> PyResult<PyReadiness> {
+        self.gate
+            .send(&mut self.nodes, NodeId(node), now_ms)
+            .map(|inner| PyReadiness { inner })
+            .map_err(|e| e.into_py_exception(py))
+    }
+
+    /// The node answered a produce request: `"success"`,
+    /// `"not_leader_or_follower"` (forces a metadata refresh) or
+    /// `"other_error"`.
+    #[pyo3(signature = (node, outcome = "success"))]
+    fn response(&mut self, py: Python<'_>, node: i32, outcome: &str) -> PyResult<()> {
+        let outcome = produce_outcome(outcome)?;
+        self.gate
+            .response(&mut self.nodes, NodeId(node), outcome)
+            .map_err(|e| e.into_py_exception(py))
+    }
+
+    /// `metadata.requestUpdate()`.
+    fn request_metadata_update(&mut self) {
+        self.gate.request_metadata_update();
+    }
+
+    /// A metadata request went out.
+    fn metadata_fetch_started(&mut self) {
+        self.gate.metadata_fetch_started();
+    }
+
+    /// The metadata response arrived.
+    #[pyo3(signature = (now_ms, jitter = 0.5))]
+    fn metadata_updated(&mut self, now_ms: u64, jitter: f64) {
+        self.gate.metadata_updated(now_ms, self::jitter(jitter));
+    }
+
+    /// The metadata request failed.
+    #[pyo3(signature = (now_ms, jitter = 0.5))]
+    fn metadata_failed(&mut self, now_ms: u64, jitter: f64) {
+        self.gate.metadata_failed(now_ms, self::jitter(jitter));
+    }
+
+    /// `metadata.timeToNextUpdate(now)`.
+    fn time_to_next_metadata_update(&self, now_ms: u64) -> u64 {
+        self.gate.time_to_next_metadata_update(now_ms)
+    }
+
+    /// True while a metadata refresh is due (no produce request leaves).
+    fn is_metadata_update_due(&self, now_ms: u64) -> bool {
+        self.gate.is_metadata_update_due(now_ms)
+    }
+
+    /// The node's connection state name.
+    fn connection_state(&self, py: Python<'_>, node: i32) -> PyResult<&'static str> {
+        self.node(py, node).map(|n| n.connection().state().name())
+    }
+
+    /// The node's requests in flight.
+    fn in_flight(&self, py: Python<'_>, node: i32) -> PyResult<u32> {
+        self.node(py, node).map(|n| n.in_flight().count())
+    }
+
+    /// The producer metrics, by their Kafka names: `connection-count`,
+    /// `connection-creation-total`, `in-flight-requests-count` and
+    /// `metadata-age` (seconds, a float, as Java reports it).
+    fn counters<'py>(&self, py: Python<'py>, now_ms: u64) -> PyResult<Bound<'py, PyDict>> {
+        let c = self.gate.counters(&self.nodes, now_ms);
+        let d = PyDict::new(py);
+        d.set_item("connection-count", c.connection_count)?;
+        d.set_item("connection-creation-total", c.connection_creation_total)?;
+        d.set_item("in-flight-requests-count", c.in_flight_requests_count)?;
+        #[allow(clippy::cast_precision_loss)]
+        d.set_item("metadata-age", c.metadata_age_ms as f64 / 1000.0)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<SenderGate {} nodes, max_in_flight={}>",
+            self.nodes.len(),
+            self.gate.config().max_in_flight()
+        )
+    }
+}
+
+impl PySenderGate {
+    fn node(&self, py: Python<'_>, node: i32) -> PyResult<&NodeState> {
+        self.nodes
+            .iter()
+            .find(|n| n.id() == NodeId(node))
+            .ok_or_else(|| CoreSenderError::UnknownNode(NodeId(node)).into_py_exception(py))
+    }
+}
+
+/// A Pulsar producer's pending-message queue: `maxPendingMessages` (0: no
+/// limit, the default since Pulsar 2.10) and `blockIfQueueFull`.
+#[pyclass(module = "pulsar_routing", name = "PendingQueue")]
+pub(crate) struct PyPendingQueue {
+    inner: PendingQueue,
+}
+
+#[pymethods]
+impl PyPendingQueue {
+    #[new]
+    #[pyo3(signature = (max_pending_messages = 0, block_if_queue_full = false))]
+    fn new(py: Python<'_>, max_pending_messages: i64, block_if_queue_full: bool) -> PyResult<Self> {
+        PendingQueue::new(max_pending_messages, block_if_queue_full)
+            .map(|inner| Self { inner })
+            .map_err(|e| e.into_py_exception(py))
+    }
+
+    /// `"ok"`, or what a send would do now: `"would_block"` or
+    /// `"would_fail"`.
+    fn check(&self) -> &'static str {
+        match self.inner.check() {
+            Ok(()) => "ok",
+            Err(QueueFull::WouldBlock) => "would_block",
+            Err(QueueFull::WouldFail) => "would_fail",
+        }
+    }
+
+    /// `canEnqueueRequest`: one more message enters, or
+    /// `ProducerQueueIsFullError` (its `would_block` says which case).
+    fn try_enqueue(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.inner
+            .try_enqueue()
+            .map_err(|e| e.into_py_exception(py))
+    }
+
+    /// `n` messages were acknowledged or failed.
+    #[pyo3(signature = (n = 1))]
+    fn complete(&mut self, n: u32) {
+        self.inner.complete(n);
+    }
+
+    /// Messages in the queue.
+    #[getter]
+    fn pending(&self) -> u32 {
+        self.inner.pending()
+    }
+
+    /// `maxPendingMessages`.
+    #[getter]
+    fn max_pending_messages(&self) -> u32 {
+        self.inner.max_pending_messages()
+    }
+
+    /// `blockIfQueueFull`.
+    #[getter]
+    fn block_if_queue_full(&self) -> bool {
+        self.inner.block_if_queue_full()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "PendingQueue(pending={}, max_pending_messages={}, block_if_queue_full={})",
+            self.inner.pending(),
+            self.inner.max_pending_messages(),
+            if self.inner.block_if_queue_full() {
+                "True"
+            } else {
+                "False"
+            }
+        )
+    }
+}
+
+/// The smallest `maxPendingMessages` that absorbs a reconnect:
+/// `ceil(peak_rate_per_sec * reconnect_window_ms / 1000)`.
+#[pyfunction(name = "required_max_pending_messages")]
+pub(crate) fn py_required_max_pending_messages(
+    peak_rate_per_sec: u64,
+    reconnect_window_ms: u64,
+) -> u64 {
+    required_max_pending_messages(peak_rate_per_sec, reconnect_window_ms)
+}
