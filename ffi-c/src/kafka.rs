@@ -4,16 +4,21 @@
 //!
 //! Kafka keys are the serialized key bytes, hashed as they are. The Java
 //! client's sticky keyless partitioner and librdkafka's sticky producer
-//! path are not part of the C API yet.
+//! path are in `kafka_sticky.rs`.
 
 use core::ffi::c_char;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::kafka::{
-    Availability, LibrdkafkaPartitioner, RdRandom, fnv1a, murmur2, partition_for_key, to_positive,
+    Availability, LibrdkafkaPartitioner, Murmur2Hasher, RdRandom, fnv1a, murmur2,
+    partition_for_key, to_positive,
 };
 
 use crate::error::pulsar_routing_status;
+
+/// The seed of Kafka's `Utils.murmur2`. (A literal, so that cbindgen can
+/// write it; a test holds it equal to the core's `MURMUR2_SEED`.)
+pub const PULSAR_ROUTING_KAFKA_MURMUR2_SEED: u32 = 0x9747_b28c;
 
 /// One of librdkafka's partitioners (the `partitioner` topic property): one
 /// of the `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` values.
@@ -39,7 +44,7 @@ pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A: pulsar_routing_librdkafka
 pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A_RANDOM:
     pulsar_routing_librdkafka_partitioner = 6;
 
-fn partitioner_from_c(
+pub(crate) fn partitioner_from_c(
     partitioner: pulsar_routing_librdkafka_partitioner,
 ) -> Result<LibrdkafkaPartitioner, pulsar_routing_status> {
     usize::try_from(partitioner)
@@ -48,7 +53,9 @@ fn partitioner_from_c(
         .ok_or(pulsar_routing_status::UnknownLibrdkafkaPartitioner)
 }
 
-fn partitioner_to_c(partitioner: LibrdkafkaPartitioner) -> pulsar_routing_librdkafka_partitioner {
+pub(crate) fn partitioner_to_c(
+    partitioner: LibrdkafkaPartitioner,
+) -> pulsar_routing_librdkafka_partitioner {
     match partitioner {
         LibrdkafkaPartitioner::Random => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_RANDOM,
         LibrdkafkaPartitioner::Consistent => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT,
@@ -312,5 +319,98 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_partition(
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
         out.write(partitioner.partition(key, n, RdRandom::one(random), Availability::All));
         pulsar_routing_status::Ok
+    }
+}
+
+/// Streaming Kafka murmur2 state, allocated by the caller (on the stack,
+/// inside another struct, anywhere); no heap allocation and no free
+/// function.
+///
+/// MurmurHash2 seeds with the total length, so it is given to
+/// `pulsar_routing_kafka_murmur2_hasher_init`, and
+/// `pulsar_routing_kafka_murmur2_hasher_finalize` refuses to answer until
+/// exactly that many bytes were fed. Its size (32 bytes) and alignment
+/// (that of `uint64_t`) are part of the ABI; its contents are private.
+/// Copying an initialised hasher forks the stream. One hasher must not be
+/// used by two threads at once.
+#[repr(C)]
+pub struct pulsar_routing_kafka_murmur2_hasher {
+    _opaque: [u64; 4],
+}
+
+inline_castable!(pulsar_routing_kafka_murmur2_hasher => Murmur2Hasher);
+
+impl pulsar_routing_kafka_murmur2_hasher {
+    /// Initialises (or resets) `hasher` for a key of exactly `total_len`
+    /// bytes.
+    ///
+    /// Returns `OK` or `NULL_PARAMETER`. Thread-safe for distinct hashers;
+    /// allocates nothing.
+    ///
+    /// # Safety
+    /// `hasher` must be valid for writing a
+    /// `pulsar_routing_kafka_murmur2_hasher`; it may be uninitialised.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn pulsar_routing_kafka_murmur2_hasher_init(
+        hasher: *mut pulsar_routing_kafka_murmur2_hasher,
+        total_len: u64,
+    ) -> pulsar_routing_status {
+        ffi_panic_boundary! {
+            // SAFETY: the caller's contract on `hasher`.
+            if unsafe { crate::ffi::inline_init(hasher, Murmur2Hasher::new(total_len)) } {
+                pulsar_routing_status::Ok
+            } else {
+                pulsar_routing_status::NullParameter
+            }
+        }
+    }
+
+    /// Feeds `len` more bytes. Any chunking gives the same hash as
+    /// `pulsar_routing_kafka_murmur2` over the concatenation.
+    ///
+    /// Returns `OK` or `NULL_PARAMETER` (`hasher` or `data` NULL; `data`
+    /// must not be NULL even when `len` is 0), and then leaves the state
+    /// unchanged. Allocates nothing.
+    ///
+    /// # Safety
+    /// `hasher` must have been initialised by
+    /// `pulsar_routing_kafka_murmur2_hasher_init` and not be in use by
+    /// another thread; `data` must point to `len` readable bytes.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn pulsar_routing_kafka_murmur2_hasher_update(
+        hasher: *mut pulsar_routing_kafka_murmur2_hasher,
+        data: *const u8,
+        len: usize,
+    ) -> pulsar_routing_status {
+        ffi_panic_boundary! {
+            let data = try_slice!(data, len);
+            try_inline_mut!(hasher).update(data);
+            pulsar_routing_status::Ok
+        }
+    }
+
+    /// The murmur2 hash of everything fed so far (the unsigned bits of
+    /// Java's `int`), as `pulsar_routing_kafka_murmur2` gives; the hasher
+    /// can go on.
+    ///
+    /// Returns `OK`, `NULL_PARAMETER` or `KAFKA_MURMUR2_LENGTH_MISMATCH`
+    /// (not exactly the announced number of bytes fed yet). Allocates
+    /// nothing.
+    ///
+    /// # Safety
+    /// `hasher` must have been initialised by
+    /// `pulsar_routing_kafka_murmur2_hasher_init` and not be modified by
+    /// another thread meanwhile; `hash_out` must be valid for writing a
+    /// `uint32_t`.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn pulsar_routing_kafka_murmur2_hasher_finalize(
+        hasher: *const pulsar_routing_kafka_murmur2_hasher,
+        hash_out: *mut u32,
+    ) -> pulsar_routing_status {
+        ffi_panic_boundary! {
+            let out = try_out!(hash_out);
+            out.write(try_ok!(try_inline_ref!(hasher).finalize()));
+            pulsar_routing_status::Ok
+        }
     }
 }

@@ -3,15 +3,17 @@
 //! their exact key hashes, and the clients' own readings of a topic name's
 //! partition index.
 //!
-//! Only keyed routing is exposed: the keyless state machines (Go's and
-//! C++'s batching-aware routers) are not part of the C API yet.
+//! Keyed routing is here, one call at a time; every client's keyless state
+//! machine (Go's and C++'s batching-aware routers among them) is the
+//! `pulsar_routing_profile_router` handle of `profile_router.rs`.
 
 use core::ffi::c_char;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
     BoostVersion, ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig, ProfileKey,
-    ProfileKeying, ProfileMessage, ProfileMode, cpp_partition_index, go_partition_index,
+    ProfileKeying, ProfileMessage, ProfileMode, boost_hash_1_74_x86_64_raw, cpp_partition_index,
+    cpp_partitioned_producer_check, go_atoi, go_partition_index,
 };
 
 use crate::error::pulsar_routing_status;
@@ -105,7 +107,7 @@ pub(crate) fn profile_from_c(
         .ok_or(pulsar_routing_status::UnknownClientProfile)
 }
 
-fn profile_to_c(profile: ClientProfile) -> pulsar_routing_client_profile {
+pub(crate) fn profile_to_c(profile: ClientProfile) -> pulsar_routing_client_profile {
     match profile {
         ClientProfile::Java => PULSAR_ROUTING_CLIENT_PROFILE_JAVA,
         ClientProfile::Go => PULSAR_ROUTING_CLIENT_PROFILE_GO,
@@ -117,7 +119,7 @@ fn profile_to_c(profile: ClientProfile) -> pulsar_routing_client_profile {
 }
 
 /// The core scheme and Boost build of a C scheme value.
-fn scheme_from_c(
+pub(crate) fn scheme_from_c(
     scheme: pulsar_routing_client_hashing_scheme,
 ) -> Result<(ClientHashingScheme, BoostVersion), pulsar_routing_status> {
     match scheme {
@@ -149,7 +151,9 @@ fn scheme_name(scheme: pulsar_routing_client_hashing_scheme) -> Option<&'static 
     }
 }
 
-fn mode_from_c(mode: pulsar_routing_profile_mode) -> Result<ProfileMode, pulsar_routing_status> {
+pub(crate) fn mode_from_c(
+    mode: pulsar_routing_profile_mode,
+) -> Result<ProfileMode, pulsar_routing_status> {
     usize::try_from(mode)
         .ok()
         .and_then(|i| ProfileMode::ALL.get(i).copied())
@@ -163,7 +167,7 @@ fn hash_from_c(hash: pulsar_routing_profile_hash) -> Result<KeyHash, pulsar_rout
         .ok_or(pulsar_routing_status::UnknownProfileHash)
 }
 
-fn hash_to_c(hash: KeyHash) -> pulsar_routing_profile_hash {
+pub(crate) fn hash_to_c(hash: KeyHash) -> pulsar_routing_profile_hash {
     match hash {
         KeyHash::JavaStringHash => PULSAR_ROUTING_PROFILE_HASH_JAVA_STRING,
         KeyHash::Murmur3_32 => PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32,
@@ -202,6 +206,58 @@ fn hash_c_name(hash: KeyHash) -> &'static core::ffi::CStr {
         KeyHash::CppBoostHash1_74X86_64 => c"cpp_boost_1_74_x86_64",
         KeyHash::Murmur3_32Unmasked => c"murmur3_32_unmasked",
     }
+}
+
+/// The profile message of a C key and ordering key (NULL: none, with a
+/// length of 0), or the status of the first bad argument: a NULL pointer
+/// first, then an unknown or unsupported key kind, then bad UTF-8.
+///
+/// # Safety
+/// `key.data` is as `pulsar_routing_key` describes, and a non-NULL
+/// `ordering_key` points to `ordering_key_len` readable bytes, both valid
+/// and unchanged for `'a`.
+pub(crate) unsafe fn message_from_c<'a>(
+    key: pulsar_routing_key,
+    ordering_key: *const u8,
+    ordering_key_len: usize,
+    payload_len: u64,
+) -> Result<ProfileMessage<'a>, pulsar_routing_status> {
+    let ordering_key = if ordering_key.is_null() {
+        if ordering_key_len != 0 {
+            return Err(pulsar_routing_status::NullParameter);
+        }
+        None
+    } else {
+        // SAFETY: this function's contract on `ordering_key`.
+        Some(
+            unsafe { crate::ffi::slice_from_raw(ordering_key, ordering_key_len) }
+                .ok_or(pulsar_routing_status::NullParameter)?,
+        )
+    };
+    let key = match key.kind {
+        PULSAR_ROUTING_KEY_KIND_NONE => ProfileKey::None,
+        PULSAR_ROUTING_KEY_KIND_STRING | PULSAR_ROUTING_KEY_KIND_BYTES => {
+            // SAFETY: this function's contract on `key.data`.
+            let bytes = unsafe { crate::ffi::slice_from_raw(key.data, key.len) }
+                .ok_or(pulsar_routing_status::NullParameter)?;
+            if key.kind == PULSAR_ROUTING_KEY_KIND_STRING {
+                ProfileKey::Str(
+                    core::str::from_utf8(bytes).map_err(|_| pulsar_routing_status::InvalidUtf8)?,
+                )
+            } else {
+                ProfileKey::Bytes(bytes)
+            }
+        }
+        PULSAR_ROUTING_KEY_KIND_UTF16 => {
+            return Err(pulsar_routing_status::ProfileKeyKindUnsupported);
+        }
+        _ => return Err(pulsar_routing_status::UnknownKeyKind),
+    };
+    Ok(ProfileMessage {
+        key,
+        ordering_key,
+        payload_len,
+    })
 }
 
 /// Parses a client profile name: `"java"`, `"go"`, `"cpp"`, `"python"`,
@@ -423,7 +479,10 @@ pub unsafe extern "C" fn pulsar_routing_profile_hash_bytes(
 /// The partition a client sends a keyed message to, as that client's
 /// producer computes it with the given scheme and routing mode (its
 /// defaults otherwise: batching as the client ships it, signed `char`
-/// for C++ and Python).
+/// for C++ and Python). `pulsar_routing_profile_keying_partition` takes a
+/// whole `pulsar_routing_profile_config` instead (unsigned `char` among
+/// its settings), and `pulsar_routing_profile_router` routes keyless
+/// messages too.
 ///
 /// - `profile`: a `PULSAR_ROUTING_CLIENT_PROFILE_*` value.
 /// - `scheme`: a `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*` value; see
@@ -470,29 +529,8 @@ pub unsafe extern "C" fn pulsar_routing_profile_partition(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(partition_out);
-        let ordering_key = if ordering_key.is_null() {
-            if ordering_key_len != 0 {
-                return pulsar_routing_status::NullParameter;
-            }
-            None
-        } else {
-            Some(try_slice!(ordering_key, ordering_key_len))
-        };
-        let key = match key.kind {
-            PULSAR_ROUTING_KEY_KIND_NONE => ProfileKey::None,
-            PULSAR_ROUTING_KEY_KIND_STRING | PULSAR_ROUTING_KEY_KIND_BYTES => {
-                let bytes = try_slice!(key.data, key.len);
-                if key.kind == PULSAR_ROUTING_KEY_KIND_STRING {
-                    ProfileKey::Str(try_utf8!(bytes))
-                } else {
-                    ProfileKey::Bytes(bytes)
-                }
-            }
-            PULSAR_ROUTING_KEY_KIND_UTF16 => {
-                return pulsar_routing_status::ProfileKeyKindUnsupported;
-            }
-            _ => return pulsar_routing_status::UnknownKeyKind,
-        };
+        // SAFETY: the caller's contract on `key.data` and `ordering_key`.
+        let message = try_ok!(unsafe { message_from_c(key, ordering_key, ordering_key_len, 0) });
         let profile = try_ok!(profile_from_c(profile));
         let (scheme, boost) = try_ok!(scheme_from_c(scheme));
         let mode = try_ok!(mode_from_c(mode));
@@ -502,11 +540,6 @@ pub unsafe extern "C" fn pulsar_routing_profile_partition(
             ..ProfileConfig::client_default(profile).with_scheme(scheme).with_mode(mode)
         };
         let keying = try_ok!(ProfileKeying::new(profile, &config));
-        let message = ProfileMessage {
-            key,
-            ordering_key,
-            payload_len: 0,
-        };
         match try_ok!(keying.partition(&message, n)) {
             Some(partition) => out.write(partition),
             None => return pulsar_routing_status::NoKey,
@@ -571,6 +604,95 @@ pub unsafe extern "C" fn pulsar_routing_cpp_partition_index(
         let out = try_out!(index_out);
         let local_name = try_utf8!(local_name);
         out.write(cpp_partition_index(local_name));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// What pulsar-client-cpp's `PartitionedProducerImpl::sendAsync` does with
+/// a router's answer: it casts it to `short` and fails the send unless that
+/// is below `num_partitions`. Above 32767 partitions the cast truncates, so
+/// an answer of 70000 is sent to partition 4464.
+///
+/// - `partition`: the router's answer (`int`).
+/// - `num_partitions`: the topic's partition count, 1 to 2147483647.
+/// - `partition_out`: receives the partition the message is sent to.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
+/// `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE` or
+/// `PROFILE_ILLEGAL_PARTITION` (the send fails). Thread-safe; allocates
+/// nothing.
+///
+/// # Safety
+/// `partition_out` must be valid for writing a `uint32_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_cpp_partitioned_producer_check(
+    partition: i32,
+    num_partitions: i64,
+    partition_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(partition_out);
+        let n = try_ok!(PartitionCount::from_i64(num_partitions));
+        match cpp_partitioned_producer_check(partition, n) {
+            Ok(p) => out.write(p),
+            Err(_) => return pulsar_routing_status::ProfileIllegalPartition,
+        }
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Boost 1.74's `boost::hash<std::string>` on x86-64, all 64 bits (C++'s
+/// `BoostHash` is this value `& INT32_MAX`, see
+/// `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64`).
+///
+/// - `key`, `len`: the key's bytes; `key` must not be NULL, even when `len`
+///   is 0.
+/// - `hash_out`: receives the hash on success.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `key` must point to `len` readable bytes and `hash_out` must be valid
+/// for writing a `uint64_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_boost_hash_1_74_x86_64_raw(
+    key: *const u8,
+    len: usize,
+    hash_out: *mut u64,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let key = try_slice!(key, len);
+        let out = try_out!(hash_out);
+        out.write(boost_hash_1_74_x86_64_raw(key));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Go's `strconv.Atoi`, as pulsar-client-go applies it to a topic's
+/// partition suffix: an optional sign and decimal digits only, within
+/// `int64`.
+///
+/// - `text`, `len`: the UTF-8 text, without a NUL terminator; `text` must
+///   not be NULL, even when `len` is 0.
+/// - `value_out`: receives the value on success.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`, `GO_ATOI_SYNTAX` or
+/// `GO_ATOI_RANGE`. Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `text` must point to `len` readable bytes and `value_out` must be valid
+/// for writing an `int64_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_go_atoi(
+    text: *const u8,
+    len: usize,
+    value_out: *mut i64,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let text = try_slice!(text, len);
+        let out = try_out!(value_out);
+        let text = try_utf8!(text);
+        out.write(try_ok!(go_atoi(text)));
         pulsar_routing_status::Ok
     }
 }

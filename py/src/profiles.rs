@@ -17,7 +17,9 @@ use pyo3::types::{PyBytes, PyString};
 use crate::arrow::{ArrowTypes, ArrowValue, for_each_arrow_value};
 use crate::batch::OBJECT_BATCH;
 use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above};
-use crate::errors::{ProfileConfigError, ProfileRouteError, TopicNameError, partition_count};
+use crate::errors::{
+    ProfileConfigError, ProfileRouteError, PulsarRoutingError, TopicNameError, partition_count,
+};
 use crate::hashes::hash_text_or_bytes;
 
 /// Batches of at least this many keys are routed with the GIL released.
@@ -26,22 +28,23 @@ const DETACH_MIN_KEYS: usize = 1024;
 /// The partition written for a message routed without its key.
 const NO_KEY: i32 = -1;
 
-fn config_error(message: impl Into<String>) -> PyErr {
+pub(crate) fn config_error(message: impl Into<String>) -> PyErr {
     ProfileConfigError::new_err(message.into())
 }
 
-fn route_error(err: CoreRouteError) -> PyErr {
+pub(crate) fn route_error(err: CoreRouteError) -> PyErr {
     ProfileRouteError::new_err(err.to_string())
 }
 
-/// The keying of `profile` with the given options over its defaults.
-fn keying(
+/// The configuration of a producer of `profile`: its defaults, with the
+/// given options over them.
+pub(crate) fn profile_config(
     profile: &str,
     scheme: Option<&str>,
     mode: Option<&str>,
     unsigned_char: bool,
     boost_1_74_x86_64: bool,
-) -> PyResult<ProfileKeying> {
+) -> PyResult<(ClientProfile, ProfileConfig)> {
     let profile: ClientProfile = profile.parse().map_err(|e| config_error(format!("{e}")))?;
     let mut config = ProfileConfig::client_default(profile);
     if let Some(scheme) = scheme {
@@ -59,19 +62,35 @@ fn keying(
     if boost_1_74_x86_64 {
         config.boost = BoostVersion::Boost1_74X86_64;
     }
+    Ok((profile, config))
+}
+
+/// The keying of `profile` with the given options over its defaults.
+fn keying(
+    profile: &str,
+    scheme: Option<&str>,
+    mode: Option<&str>,
+    unsigned_char: bool,
+    boost_1_74_x86_64: bool,
+) -> PyResult<ProfileKeying> {
+    let (profile, config) =
+        profile_config(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?;
     ProfileKeying::new(profile, &config).map_err(|e| config_error(e.to_string()))
 }
 
 /// A key as the clients take it: text (which every client sends as its
 /// UTF-8 bytes), bytes, or none.
-enum ClientKey<'a> {
+pub(crate) enum ClientKey<'a> {
     None,
     Text(&'a str),
     Bytes(&'a [u8]),
 }
 
 impl<'a> ClientKey<'a> {
-    fn extract(obj: &'a Bound<'_, PyAny>, what: &dyn std::fmt::Display) -> PyResult<Self> {
+    pub(crate) fn extract(
+        obj: &'a Bound<'_, PyAny>,
+        what: &dyn std::fmt::Display,
+    ) -> PyResult<Self> {
         if obj.is_none() {
             Ok(Self::None)
         } else if let Ok(s) = obj.cast::<PyString>() {
@@ -90,7 +109,7 @@ impl<'a> ClientKey<'a> {
         }
     }
 
-    fn profile_key(&self) -> ProfileKey<'a> {
+    pub(crate) fn profile_key(&self) -> ProfileKey<'a> {
         match *self {
             Self::None => ProfileKey::None,
             Self::Text(s) => ProfileKey::Str(s),
@@ -99,7 +118,7 @@ impl<'a> ClientKey<'a> {
     }
 
     /// The serialized key, as Kafka sees it (`None` is a `null` key).
-    fn kafka_bytes(&self) -> Option<&'a [u8]> {
+    pub(crate) fn kafka_bytes(&self) -> Option<&'a [u8]> {
         match *self {
             Self::None => None,
             Self::Text(s) => Some(s.as_bytes()),
@@ -443,4 +462,105 @@ pub(crate) fn kafka_partitions<'py>(
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let route = KafkaRoute::new(py, partitioner, num_partitions)?;
     route_all(py, keys, &route)
+}
+
+/// What pulsar-client-cpp's producer does with a router's answer: casts it
+/// to `short`, then fails the send unless that is below `num_partitions`
+/// (`ProfileRouteError`); above 32767 partitions 70000 is sent to 4464.
+#[pyfunction]
+#[pyo3(signature = (partition, num_partitions))]
+pub(crate) fn cpp_partitioned_producer_check(
+    py: Python<'_>,
+    partition: i32,
+    num_partitions: i64,
+) -> PyResult<u32> {
+    let n = partition_count(py, num_partitions)?;
+    pulsar_routing::profiles::cpp_partitioned_producer_check(partition, n).map_err(|short| {
+        route_error(CoreRouteError::IllegalPartition {
+            profile: ClientProfile::Cpp,
+            partition: i64::from(short),
+        })
+    })
+}
+
+/// Boost 1.74's `boost::hash<std::string>` on x86-64, all 64 bits (C++'s
+/// `BoostHash` is it masked to 31 bits); a `str` is hashed as its UTF-8.
+#[pyfunction]
+#[pyo3(signature = (data, /))]
+pub(crate) fn boost_hash_1_74_x86_64_raw(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u64> {
+    hash_text_or_bytes(
+        py,
+        data,
+        pulsar_routing::profiles::boost_hash_1_74_x86_64_raw,
+    )
+}
+
+/// Go's `strconv.Atoi` (an optional sign and decimal digits, within
+/// int64), as pulsar-client-go reads a partition suffix; its error is a
+/// `PulsarRoutingError` with Go's message.
+#[pyfunction]
+#[pyo3(signature = (text, /))]
+pub(crate) fn go_atoi(text: &str) -> PyResult<i64> {
+    pulsar_routing::profiles::go_atoi(text).map_err(|e| PulsarRoutingError::new_err(e.to_string()))
+}
+
+/// Streaming Kafka murmur2 for a key that arrives in pieces. MurmurHash2
+/// seeds with the total length, so it is given first (`total_len`), and
+/// `finalize` raises `PulsarRoutingError` until exactly that many bytes
+/// were fed. A `str` is fed as its UTF-8 (`StringSerializer`). Shareable
+/// between threads; each `update` is atomic.
+#[pyclass(frozen, module = "pulsar_routing", name = "KafkaMurmur2Hasher")]
+pub(crate) struct PyKafkaMurmur2Hasher {
+    state: std::sync::Mutex<pulsar_routing::kafka::Murmur2Hasher>,
+}
+
+impl PyKafkaMurmur2Hasher {
+    fn state(&self) -> std::sync::MutexGuard<'_, pulsar_routing::kafka::Murmur2Hasher> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        hash_text_or_bytes(py, data, |bytes| {
+            self.state().update(bytes);
+        })
+    }
+}
+
+#[pymethods]
+impl PyKafkaMurmur2Hasher {
+    #[new]
+    #[pyo3(signature = (total_len, data = None, /))]
+    fn new(py: Python<'_>, total_len: u64, data: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let hasher = Self {
+            state: std::sync::Mutex::new(pulsar_routing::kafka::Murmur2Hasher::new(total_len)),
+        };
+        if let Some(data) = data {
+            hasher.feed(py, data)?;
+        }
+        Ok(hasher)
+    }
+
+    /// Feeds more bytes (`str`, or any C-contiguous buffer); returns the
+    /// hasher.
+    #[pyo3(signature = (data, /))]
+    fn update<'py>(slf: &Bound<'py, Self>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        slf.get().feed(slf.py(), data)?;
+        Ok(slf.clone())
+    }
+
+    /// `kafka_murmur2` of everything fed so far.
+    fn finalize(&self) -> PyResult<u32> {
+        self.state()
+            .finalize()
+            .map_err(|e| PulsarRoutingError::new_err(e.to_string()))
+    }
+
+    /// An independent hasher with the same input so far.
+    fn copy(&self) -> Self {
+        Self {
+            state: std::sync::Mutex::new(*self.state()),
+        }
+    }
 }
