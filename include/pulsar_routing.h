@@ -26,6 +26,12 @@
 #define PULSAR_ROUTING_NO_BUNDLE SIZE_MAX
 
 /*
+ The seed of Kafka's `Utils.murmur2`. (A literal, so that cbindgen can
+ write it; a test holds it equal to the core's `MURMUR2_SEED`.)
+ */
+#define PULSAR_ROUTING_KAFKA_MURMUR2_SEED 2538058380
+
+/*
  The broker's default number of ring points per consumer
  (`subscriptionKeySharedConsistentHashingReplicaPoints`).
  */
@@ -64,8 +70,9 @@
  100 (1-99: use of the API; 100-199: arithmetic; 200-299: routing;
  300-399: producer configuration; 400-499: topic names; 500-599:
  namespace bundles; 600-699: Key_Shared subscriptions; 700-799: client
- profiles and Kafka partitioners) and a code is never reused for another
- meaning.
+ profiles and Kafka partitioners; 800-899: topic lookup; 900-999: the
+ Kafka sender readiness gate and the Pulsar producer's pending queue)
+ and a code is never reused for another meaning.
  `pulsar_routing_status_message` gives the text of each.
  */
 enum pulsar_routing_status
@@ -533,6 +540,175 @@ enum pulsar_routing_status
    `random`): not a failure, but there is no keyed partition.
    */
   PULSAR_ROUTING_STATUS_LIBRDKAFKA_RANDOM_PARTITION = 721,
+  /*
+   Kafka's `BuiltInPartitioner` was given a sticky batch size below 1
+   (Java throws `IllegalArgumentException`).
+   */
+  PULSAR_ROUTING_STATUS_KAFKA_INVALID_STICKY_BATCH_SIZE = 722,
+  /*
+   Partition load statistics with as many queue sizes as partition
+   ids, and a length within them, were expected.
+   */
+  PULSAR_ROUTING_STATUS_KAFKA_LOAD_STATS_SHAPE = 723,
+  /*
+   The partition load statistics overflowed Java's `int`: their
+   cumulative frequency total is not positive.
+   */
+  PULSAR_ROUTING_STATUS_KAFKA_CORRUPT_LOAD_STATS = 724,
+  /*
+   A partition id from the available partitions or the load statistics
+   is not below the partition count.
+   */
+  PULSAR_ROUTING_STATUS_KAFKA_PARTITION_OUT_OF_RANGE = 725,
+  /*
+   librdkafka's sticky partition is at or above the partition count
+   (the topic shrank since it was drawn):
+   `RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION`.
+   */
+  PULSAR_ROUTING_STATUS_LIBRDKAFKA_UNKNOWN_PARTITION = 726,
+  /*
+   librdkafka has not drawn a sticky partition yet, because less than
+   `sticky.partitioning.linger.ms` has passed since its clock's origin:
+   the record waits on the unassigned partition.
+   */
+  PULSAR_ROUTING_STATUS_LIBRDKAFKA_STICKY_PARTITION_UNASSIGNED = 727,
+  /*
+   `sticky.partitioning.linger.ms` outside librdkafka's range
+   `0..900000`.
+   */
+  PULSAR_ROUTING_STATUS_LIBRDKAFKA_STICKY_LINGER_OUT_OF_RANGE = 728,
+  /*
+   A streaming Kafka murmur2 hasher was fed a different number of bytes
+   than announced (MurmurHash2 seeds with the total length).
+   */
+  PULSAR_ROUTING_STATUS_KAFKA_MURMUR2_LENGTH_MISMATCH = 729,
+  /*
+   Not a `ServerError` code of `PulsarApi.proto` (0 to 25).
+   */
+  PULSAR_ROUTING_STATUS_UNKNOWN_SERVER_ERROR = 801,
+  /*
+   The broker failed the lookup with a `ServerError` (the action's
+   `server_error`; `_error_message` gives the broker's message).
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_SERVER_ERROR = 802,
+  /*
+   The lookup response had no response type.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_EMPTY_RESPONSE = 803,
+  /*
+   A `Connect` or `Redirect` response had no broker URL of the kind
+   the client uses (TLS or not).
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_MISSING_BROKER_URL = 804,
+  /*
+   More redirects than `max_redirects` (Java's `LookupException`).
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REDIRECTS = 805,
+  /*
+   The lookup was redirected back to an address it already asked with
+   the same authoritative flag (see `_chain_len` for the chain).
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_REDIRECT_LOOP = 806,
+  /*
+   A broker address is longer than the 320 bytes a lookup holds.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_ADDRESS_TOO_LONG = 807,
+  /*
+   The connection to the broker failed.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_CONNECTION_FAILED = 808,
+  /*
+   A lookup request got no answer within the operation timeout.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_REQUEST_TIMEOUT = 809,
+  /*
+   The connection's lookup throttle is full (Java's
+   `TooManyRequestsException`).
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REQUESTS = 810,
+  /*
+   Partitioned metadata without auto-creation was asked of a broker
+   without PIP-344, and the fallback is off.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_FEATURE_NOT_SUPPORTED = 811,
+  /*
+   The lookup timeout passed before an answer.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_DEADLINE_EXCEEDED = 812,
+  /*
+   The coalescing table has no free slot for another lookup.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_COALESCING_TABLE_FULL = 813,
+  /*
+   A lookup in flight already has `UINT32_MAX` waiters.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_WAITERS = 814,
+  /*
+   The Go client's fixed limit of 20 lookup responses was reached.
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_GO_REDIRECT_LIMIT = 815,
+  /*
+   Not one of the `pulsar_routing_metadata_event` values (0 to 5).
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_UNKNOWN_EVENT = 816,
+  /*
+   Not one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
+   */
+  PULSAR_ROUTING_STATUS_UNKNOWN_LOOKUP_PROFILE = 817,
+  /*
+   `max.in.flight.requests.per.connection` below 1 (Kafka's
+   `ConfigException`).
+   */
+  PULSAR_ROUTING_STATUS_SENDER_MAX_IN_FLIGHT_TOO_SMALL = 900,
+  /*
+   `enable.idempotence` with `max.in.flight.requests.per.connection`
+   above 5 (Kafka's `ConfigException`).
+   */
+  PULSAR_ROUTING_STATUS_SENDER_MAX_IN_FLIGHT_TOO_LARGE_FOR_IDEMPOTENCE = 901,
+  /*
+   The node id is not one of the sender gate's nodes.
+   */
+  PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_NODE = 902,
+  /*
+   A node id is listed twice for a sender gate.
+   */
+  PULSAR_ROUTING_STATUS_SENDER_DUPLICATE_NODE = 903,
+  /*
+   A produce request to a node that does not pass the readiness gate:
+   nothing was sent (`pulsar_routing_sender_gate_check` says why).
+   */
+  PULSAR_ROUTING_STATUS_SENDER_NOT_READY = 904,
+  /*
+   A produce response from a node with no request in flight.
+   */
+  PULSAR_ROUTING_STATUS_SENDER_NO_REQUEST_IN_FLIGHT = 905,
+  /*
+   A connection event that does not apply in the node's connection
+   state; nothing changed.
+   */
+  PULSAR_ROUTING_STATUS_SENDER_INVALID_TRANSITION = 906,
+  /*
+   Not one of the `PULSAR_ROUTING_CONNECTION_EVENT_*`,
+   `PULSAR_ROUTING_PRODUCE_OUTCOME_*`, `PULSAR_ROUTING_METADATA_EVENT_*`,
+   `PULSAR_ROUTING_READINESS_*` or `PULSAR_ROUTING_CONNECTION_STATE_*`
+   values.
+   */
+  PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_VALUE = 907,
+  /*
+   A negative `maxPendingMessages` (Pulsar's producer builder refuses
+   it).
+   */
+  PULSAR_ROUTING_STATUS_MAX_PENDING_MESSAGES_NEGATIVE = 910,
+  /*
+   The producer's pending queue is full and `blockIfQueueFull` is off:
+   the send fails (Java's `ProducerQueueIsFullError`).
+   */
+  PULSAR_ROUTING_STATUS_PRODUCER_QUEUE_IS_FULL = 911,
+  /*
+   The producer's pending queue is full and `blockIfQueueFull` is on:
+   the send would block until a pending message completes.
+   */
+  PULSAR_ROUTING_STATUS_PRODUCER_QUEUE_WOULD_BLOCK = 912,
 };
 #ifndef __cplusplus
 typedef uint32_t pulsar_routing_status;
@@ -545,6 +721,74 @@ typedef uint32_t pulsar_routing_status;
  partition that does not exist.
  */
 typedef struct pulsar_routing_custom_router pulsar_routing_custom_router;
+
+/*
+ The Java client's built-in sticky partitioner for keyless records
+ (`BuiltInPartitioner`, KIP-794, Kafka 3.3+) of one topic, as an opaque
+ heap handle.
+
+ Keyless records stick to one partition until `sticky_batch_size` bytes
+ were appended to it with switching allowed (or twice that in any case);
+ then a partition is drawn with the caller's
+ `pulsar_routing_kafka_sticky_choice`. The state is behind a lock: one
+ partitioner can be shared by any number of threads.
+ */
+typedef struct pulsar_routing_kafka_built_in_partitioner pulsar_routing_kafka_built_in_partitioner;
+
+/*
+ The Java `KafkaProducer`'s whole partition decision for one topic when
+ no explicit partition and no custom `partitioner.class` are set
+ (`JavaClientPartitioner`): keyed records by
+ `toPositive(murmur2(key)) % n` unless keys are ignored, keyless ones by
+ the built-in sticky partitioner with its byte accounting. An opaque
+ heap handle whose state is behind a lock: shareable between threads.
+ */
+typedef struct pulsar_routing_kafka_java_client_partitioner pulsar_routing_kafka_java_client_partitioner;
+
+/*
+ librdkafka's producer-side partition choice for one topic
+ (`rd_kafka_msg_partitioner` without an explicit partition), as an
+ opaque heap handle: a NULL key (or an empty one under
+ `consistent_random`) goes to the topic's sticky partition, re-drawn at
+ random every `sticky.partitioning.linger.ms` or at once when it has no
+ leader (unless the partitioner is `random`); other keys go to the
+ partitioner. The state is behind a lock: shareable between threads.
+ */
+typedef struct pulsar_routing_librdkafka_producer pulsar_routing_librdkafka_producer;
+
+/*
+ The table of lookups in flight. Made by
+ `pulsar_routing_lookup_coalescer_new`, released with `_free`. Safe to
+ call from several threads except `_free`.
+ */
+typedef struct pulsar_routing_lookup_coalescer pulsar_routing_lookup_coalescer;
+
+/*
+ A connection's lookup throttle. Made by
+ `pulsar_routing_lookup_throttle_new`, released with `_free`. Safe to
+ call from several threads except `_free`.
+ */
+typedef struct pulsar_routing_lookup_throttle pulsar_routing_lookup_throttle;
+
+/*
+ The partitioned-metadata step before a producer starts. Made by
+ `pulsar_routing_partitioned_metadata_new`, released with
+ `pulsar_routing_partitioned_metadata_free`. Safe to call from several
+ threads except `_free`.
+ */
+typedef struct pulsar_routing_partitioned_metadata pulsar_routing_partitioned_metadata;
+
+/*
+ One producer's router of any client (the core's `ProfileRouter`), as an
+ opaque heap handle: keyed messages as the client hashes them, keyless
+ ones through the client's own state machine (Java's time slots or
+ counter, Go's and C++'s count, size and time switching, pulsar-rs's
+ next index, DotPulsar's `int` counter, or the single partition).
+
+ The state is behind a lock: one router can be shared by any number of
+ threads, each route being one step of the state machine.
+ */
+typedef struct pulsar_routing_profile_router pulsar_routing_profile_router;
 
 /*
  Java's default router (`RoundRobinPartitionMessageRouterImpl`), as an
@@ -586,6 +830,15 @@ typedef struct pulsar_routing_round_robin_router pulsar_routing_round_robin_rout
 typedef struct pulsar_routing_selector pulsar_routing_selector;
 
 /*
+ A readiness gate and its node table: opaque, from
+ `pulsar_routing_sender_gate_new`.
+
+ A gate is not thread-safe: one thread at a time (every call that
+ changes it takes a non-const pointer).
+ */
+typedef struct pulsar_routing_sender_gate pulsar_routing_sender_gate;
+
+/*
  Java's `SinglePartitionMessageRouterImpl`, as an opaque heap handle:
  keyed messages by the key's hash, as every router; keyless messages
  always to one fixed partition.
@@ -594,6 +847,14 @@ typedef struct pulsar_routing_selector pulsar_routing_selector;
  threads.
  */
 typedef struct pulsar_routing_single_partition_router pulsar_routing_single_partition_router;
+
+/*
+ A topic lookup driver. Made by `pulsar_routing_topic_lookup_new`,
+ released with `pulsar_routing_topic_lookup_free`. Safe to call from
+ several threads (a mutex serialises the calls); only `_free` needs it to
+ itself.
+ */
+typedef struct pulsar_routing_topic_lookup pulsar_routing_topic_lookup;
 
 /*
  A namespace's bundle layout (Java's `NamespaceBundles`): `k + 1` sorted
@@ -765,6 +1026,77 @@ typedef uint32_t pulsar_routing_hashing_scheme;
  of the `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` values.
  */
 typedef uint32_t pulsar_routing_librdkafka_partitioner;
+
+/*
+ Streaming Kafka murmur2 state, allocated by the caller (on the stack,
+ inside another struct, anywhere); no heap allocation and no free
+ function.
+
+ MurmurHash2 seeds with the total length, so it is given to
+ `pulsar_routing_kafka_murmur2_hasher_init`, and
+ `pulsar_routing_kafka_murmur2_hasher_finalize` refuses to answer until
+ exactly that many bytes were fed. Its size (32 bytes) and alignment
+ (that of `uint64_t`) are part of the ABI; its contents are private.
+ Copying an initialised hasher forks the stream. One hasher must not be
+ used by two threads at once.
+ */
+typedef struct pulsar_routing_kafka_murmur2_hasher {
+  uint64_t _opaque[4];
+} pulsar_routing_kafka_murmur2_hasher;
+
+/*
+ What the Java client's `BuiltInPartitioner.nextPartition` reads when it
+ draws a new sticky partition, passed by value.
+
+ - Uniform over all partitions: `{random, NULL, 0, NULL, 0, NULL, 0, 0}`.
+ - `available`, `available_len`: the partitions that have a leader, in
+   metadata order; NULL (with length 0) means every partition. A non-NULL
+   pointer with length 0 means none (then all are drawn from, as Java
+   does).
+ - `queue_sizes`, `partition_ids`, `load_length`: adaptive partitioning's
+   load statistics (`updatePartitionLoadStats`): `queue_sizes[i]` batches
+   queued for partition `partition_ids[i]`, the first `load_length`
+   entries being the usable partitions. Both NULL (lengths 0): no
+   statistics. **`queue_sizes` is a work array**: every call that is given
+   it turns it into the cumulative frequency table in place, as Java
+   does, so pass fresh queue sizes each time.
+ */
+typedef struct pulsar_routing_kafka_sticky_choice {
+  /*
+   A random `int` (Java: `ThreadLocalRandom.current().nextInt()`), as
+   its unsigned bits; the partitioner applies `toPositive` itself.
+   */
+  uint32_t random;
+  /*
+   The available partition ids, or NULL for all.
+   */
+  const uint32_t *available;
+  /*
+   The number of ids at `available`.
+   */
+  size_t available_len;
+  /*
+   The queue sizes (a work array), or NULL for no load statistics.
+   */
+  int32_t *queue_sizes;
+  /*
+   The number of entries at `queue_sizes`.
+   */
+  size_t queue_sizes_len;
+  /*
+   The partition id of each queue size, or NULL for no load
+   statistics.
+   */
+  const uint32_t *partition_ids;
+  /*
+   The number of ids at `partition_ids`.
+   */
+  size_t partition_ids_len;
+  /*
+   How many leading entries of the load statistics are usable.
+   */
+  size_t load_length;
+} pulsar_routing_kafka_sticky_choice;
 
 /*
  What kind of key a `pulsar_routing_key` holds: one of the
@@ -994,6 +1326,193 @@ typedef struct pulsar_routing_assignment {
 } pulsar_routing_assignment;
 
 /*
+ A lookup profile: one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
+ */
+typedef uint32_t pulsar_routing_lookup_profile;
+
+/*
+ A topic lookup's options. `pulsar_routing_lookup_options_default` gives
+ the Java client's defaults.
+ */
+typedef struct pulsar_routing_lookup_options {
+  /*
+   Use `brokerServiceUrlTls`.
+   */
+  bool use_tls;
+  /*
+   `maxLookupRedirects` (20); 0 for no limit.
+   */
+  uint32_t max_redirects;
+  /*
+   A `PULSAR_ROUTING_LOOKUP_PROFILE_*` value.
+   */
+  pulsar_routing_lookup_profile profile;
+  /*
+   `operationTimeoutMs` (30000).
+   */
+  uint64_t operation_timeout_ms;
+  /*
+   `lookupTimeoutMs`; 0 means the operation timeout.
+   */
+  uint64_t lookup_timeout_ms;
+  /*
+   Retry retriable failures with backoff until the deadline (true).
+   */
+  bool retry;
+  /*
+   Fail on a redirect loop (true); false is Java's exact behaviour.
+   */
+  bool detect_redirect_loops;
+  /*
+   The seed of the backoff jitter.
+   */
+  uint64_t jitter_seed;
+} pulsar_routing_lookup_options;
+
+/*
+ What an action asks: one of the `PULSAR_ROUTING_LOOKUP_ACTION_*` values.
+ */
+typedef uint32_t pulsar_routing_lookup_action_kind;
+
+/*
+ What to do next. The strings belong to the handle and stay valid until
+ the next call on it (or its `_free`).
+ */
+typedef struct pulsar_routing_lookup_action {
+  /*
+   A `PULSAR_ROUTING_LOOKUP_ACTION_*` value.
+   */
+  pulsar_routing_lookup_action_kind kind;
+  /*
+   SEND_LOOKUP: the broker asked; DONE: the broker that owns the
+   topic. Otherwise NULL.
+   */
+  const char *logical_address;
+  /*
+   SEND_LOOKUP, CONNECT, DONE: where to connect. Otherwise NULL.
+   */
+  const char *physical_address;
+  /*
+   SEND_LOOKUP: the request's flag; DONE: the last response's.
+   */
+  bool authoritative;
+  /*
+   SEND_LOOKUP: send the lookup properties.
+   */
+  bool send_properties;
+  /*
+   DONE: connect through the proxy (`physical_address`).
+   */
+  bool use_proxy;
+  /*
+   SEND_PARTITIONED_METADATA: `metadata_auto_creation_enabled`.
+   */
+  bool metadata_auto_creation;
+  /*
+   Redirects followed in the attempt.
+   */
+  uint32_t redirects;
+  /*
+   The attempt, from 1.
+   */
+  uint32_t attempt;
+  /*
+   RETRY_AT: when to call `_on_retry_timer`.
+   */
+  uint64_t at_ms;
+  /*
+   RETRY_AT: the backoff delay.
+   */
+  uint64_t delay_ms;
+  /*
+   DONE (metadata lookup): the partition count; 0 for a
+   non-partitioned topic.
+   */
+  uint32_t partitions;
+  /*
+   RETRY_AT: why the attempt failed; FAILED: why the lookup did
+   (`LOOKUP_DEADLINE_EXCEEDED` after the timeout); otherwise OK.
+   */
+  pulsar_routing_status error;
+  /*
+   The `ServerError` code behind `error` (the last attempt's, for a
+   deadline), or -1.
+   */
+  int32_t server_error;
+} pulsar_routing_lookup_action;
+
+/*
+ A `CommandLookupTopicResponse`. Strings are NUL-terminated UTF-8, or
+ NULL when the field is absent.
+ */
+typedef struct pulsar_routing_lookup_response {
+  /*
+   `response`: 0 Redirect, 1 Connect, 2 Failed, -1 (or any other
+   value) absent.
+   */
+  int32_t response;
+  /*
+   `brokerServiceUrl`, or NULL.
+   */
+  const char *broker_service_url;
+  /*
+   `brokerServiceUrlTls`, or NULL.
+   */
+  const char *broker_service_url_tls;
+  /*
+   `authoritative`.
+   */
+  bool authoritative;
+  /*
+   `proxy_through_service_url`.
+   */
+  bool proxy_through_service_url;
+  /*
+   `error` (a `ServerError` code), or -1 when absent.
+   */
+  int32_t error;
+  /*
+   `message`, or NULL.
+   */
+  const char *message;
+} pulsar_routing_lookup_response;
+
+/*
+ Partitioned-metadata options. Defaults: 30 s, auto-creation on, no
+ fallback.
+ */
+typedef struct pulsar_routing_metadata_options {
+  /*
+   `operationTimeoutMs`.
+   */
+  uint64_t operation_timeout_ms;
+  /*
+   `lookupTimeoutMs`, for the backoff's mandatory stop; 0 means the
+   operation timeout.
+   */
+  uint64_t lookup_timeout_ms;
+  /*
+   `metadataAutoCreationEnabled`.
+   */
+  bool metadata_auto_creation;
+  /*
+   `useFallbackForNonPIP344Brokers`.
+   */
+  bool use_fallback_for_non_pip344;
+  /*
+   The seed of the backoff jitter.
+   */
+  uint64_t jitter_seed;
+} pulsar_routing_metadata_options;
+
+/*
+ The metadata events: 0 start, 1 connected (`flag` = the broker supports
+ PIP-344), 2 success response (`partitions`), 3 failed response
+ (`server_error`, or -1), 4 connection failed, 5 retry timer.
+ */
+typedef uint32_t pulsar_routing_metadata_event;
+
+/*
  Streaming MurmurHash3 x86_32 (seed 0) state, allocated by the caller: on
  the stack, inside another struct, anywhere. There is no heap allocation
  and no free function; dropping it is just forgetting it.
@@ -1024,16 +1543,63 @@ typedef uint32_t pulsar_routing_client_profile;
 typedef uint32_t pulsar_routing_client_hashing_scheme;
 
 /*
- An exact key hash, as some client computes it: one of the
- `PULSAR_ROUTING_PROFILE_HASH_*` values.
- */
-typedef uint32_t pulsar_routing_profile_hash;
-
-/*
  Which router a producer uses: one of the `PULSAR_ROUTING_PROFILE_MODE_*`
  values.
  */
 typedef uint32_t pulsar_routing_profile_mode;
+
+/*
+ How a producer of some client is configured for routing (the core's
+ `ProfileConfig`). Fill it with `pulsar_routing_profile_config_default`,
+ then change what the producer sets.
+ */
+typedef struct pulsar_routing_profile_config {
+  /*
+   The hashing scheme option, a `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*`
+   value (`BOOST_1_74_X86_64` pins the C++ and Python client's Boost
+   build).
+   */
+  pulsar_routing_client_hashing_scheme scheme;
+  /*
+   The routing mode, a `PULSAR_ROUTING_PROFILE_MODE_*` value.
+   */
+  pulsar_routing_profile_mode mode;
+  /*
+   C++ and Python: true where the platform's `char` is unsigned (e.g.
+   AArch64 Linux), which changes C++'s `JavaStringHash` of non-ASCII
+   keys. False (x86-64) by default.
+   */
+  bool char_unsigned;
+  /*
+   Whether batching is enabled (Java, Go and C++ keyless routing read
+   it; Python's default is off).
+   */
+  bool batching_enabled;
+  /*
+   `batchingMaxMessages`: Go and C++ switch partition after this many.
+   */
+  uint32_t batching_max_messages;
+  /*
+   `batchingMaxBytes` / `BatchingMaxSize` /
+   `batchingMaxAllowedSizeInBytes`.
+   */
+  uint32_t batching_max_bytes;
+  /*
+   `batchingMaxPublishDelay` in nanoseconds (Java reads it in
+   microseconds, C++ in milliseconds, each truncating).
+   */
+  int64_t batching_max_publish_delay_ns;
+  /*
+   Java's `roundRobinRouterBatchingPartitionSwitchFrequency`.
+   */
+  int32_t partition_switch_frequency;
+} pulsar_routing_profile_config;
+
+/*
+ An exact key hash, as some client computes it: one of the
+ `PULSAR_ROUTING_PROFILE_HASH_*` values.
+ */
+typedef uint32_t pulsar_routing_profile_hash;
 
 /*
  A custom router's function: Java's `MessageRouter.choosePartition(msg,
@@ -1057,6 +1623,138 @@ typedef int32_t (*pulsar_routing_custom_router_callback)(void *context,
  `PULSAR_ROUTING_MESSAGE_ROUTING_MODE_*` values.
  */
 typedef uint32_t pulsar_routing_message_routing_mode;
+
+/*
+ The producer settings of a gate. Fill it with
+ `pulsar_routing_sender_config_default` (Kafka's defaults), then change
+ fields.
+ */
+typedef struct pulsar_routing_sender_config {
+  /*
+   `max.in.flight.requests.per.connection` (default 5, at least 1; at
+   most 5 with idempotence).
+   */
+  int64_t max_in_flight;
+  /*
+   `enable.idempotence` (default true).
+   */
+  bool enable_idempotence;
+  /*
+   `reconnect.backoff.ms` (default 50).
+   */
+  uint64_t reconnect_backoff_ms;
+  /*
+   `reconnect.backoff.max.ms` (default 1000).
+   */
+  uint64_t reconnect_backoff_max_ms;
+  /*
+   `metadata.max.age.ms` (default 300000).
+   */
+  uint64_t metadata_max_age_ms;
+  /*
+   `retry.backoff.ms`, the first metadata refresh backoff (default 100).
+   */
+  uint64_t retry_backoff_ms;
+  /*
+   `retry.backoff.max.ms` (default 1000).
+   */
+  uint64_t retry_backoff_max_ms;
+} pulsar_routing_sender_config;
+
+/*
+ Why a node is (not) ready: one of the `PULSAR_ROUTING_READINESS_*`
+ values. The checks run in the order connection, in flight, metadata.
+ */
+typedef uint32_t pulsar_routing_readiness_reason;
+
+/*
+ A connection state: one of the `PULSAR_ROUTING_CONNECTION_STATE_*`
+ values.
+ */
+typedef uint32_t pulsar_routing_connection_state;
+
+/*
+ A node's readiness and the details behind it.
+ */
+typedef struct pulsar_routing_readiness {
+  /*
+   The node id.
+   */
+  int32_t node;
+  /*
+   A `PULSAR_ROUTING_READINESS_*` value.
+   */
+  pulsar_routing_readiness_reason reason;
+  /*
+   A `PULSAR_ROUTING_CONNECTION_STATE_*` value.
+   */
+  pulsar_routing_connection_state state;
+  /*
+   Requests in flight on the node's connection.
+   */
+  uint32_t in_flight;
+  /*
+   `max.in.flight.requests.per.connection`.
+   */
+  uint32_t max_in_flight;
+  /*
+   The metadata's age in milliseconds.
+   */
+  uint64_t metadata_age_ms;
+  /*
+   A metadata refresh was requested (rather than expired).
+   */
+  bool metadata_update_requested;
+  /*
+   The reconnect backoff (`RECONNECT_BACKOFF`) or throttle
+   (`THROTTLED`) left, in milliseconds; 0 otherwise.
+   */
+  uint64_t backoff_remaining_ms;
+} pulsar_routing_readiness;
+
+/*
+ A connection event: one of the `PULSAR_ROUTING_CONNECTION_EVENT_*`
+ values.
+ */
+typedef uint32_t pulsar_routing_connection_event;
+
+/*
+ How a produce request ended: one of the `PULSAR_ROUTING_PRODUCE_OUTCOME_*`
+ values.
+ */
+typedef uint32_t pulsar_routing_produce_outcome;
+
+/*
+ The producer metrics a gate answers.
+ */
+typedef struct pulsar_routing_sender_counters {
+  /*
+   `connection-count`: connections open or opening.
+   */
+  uint64_t connection_count;
+  /*
+   `connection-creation-total`: TCP connections established.
+   */
+  uint64_t connection_creation_total;
+  /*
+   Requests in flight over all nodes (`requests-in-flight`).
+   */
+  uint64_t in_flight_requests_count;
+  /*
+   `metadata-age`, in milliseconds.
+   */
+  uint64_t metadata_age_ms;
+} pulsar_routing_sender_counters;
+
+/*
+ A Pulsar producer's pending-message queue (`maxPendingMessages`,
+ `blockIfQueueFull`): caller-allocated, opaque; initialise it with
+ `pulsar_routing_pending_queue_init`. It holds no pointers, so it may be
+ copied; one queue must not be used by two threads at once.
+ */
+typedef struct pulsar_routing_pending_queue {
+  uint64_t _opaque[2];
+} pulsar_routing_pending_queue;
 
 /*
  The part of a topic name before `://`: one of the
@@ -1250,6 +1948,57 @@ typedef struct pulsar_routing_topic_name {
 #define PULSAR_ROUTING_EXCLUSIVE_MODE_LEGACY_PRE_24730 1
 
 /*
+ The Java client (and the C++ client, which is the same).
+ */
+#define PULSAR_ROUTING_LOOKUP_PROFILE_JAVA 0
+
+/*
+ The Go client: a fixed 20 responses, no properties after a redirect,
+ and the service URL as the physical address with
+ `proxy_through_service_url`.
+ */
+#define PULSAR_ROUTING_LOOKUP_PROFILE_GO 1
+
+/*
+ Send a `LOOKUP` (topic lookup) to `logical_address` over a connection
+ to `physical_address`.
+ */
+#define PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP 0
+
+/*
+ Call `_on_retry_timer` at `at_ms`; `error` is why the attempt failed.
+ */
+#define PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT 1
+
+/*
+ Done: the topic lookup found `logical_address` / `physical_address`;
+ the metadata lookup found `partitions`.
+ */
+#define PULSAR_ROUTING_LOOKUP_ACTION_DONE 2
+
+/*
+ Failed for good with `error`.
+ */
+#define PULSAR_ROUTING_LOOKUP_ACTION_FAILED 3
+
+/*
+ The event was not expected now; nothing changed.
+ */
+#define PULSAR_ROUTING_LOOKUP_ACTION_IGNORED 4
+
+/*
+ (Metadata lookup) connect to `physical_address`, then call
+ `_on_connected` with the broker's PIP-344 flag.
+ */
+#define PULSAR_ROUTING_LOOKUP_ACTION_CONNECT 5
+
+/*
+ (Metadata lookup) send `PARTITIONED_METADATA` with
+ `metadata_auto_creation`.
+ */
+#define PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA 6
+
+/*
  The Java client: the reference.
  */
 #define PULSAR_ROUTING_CLIENT_PROFILE_JAVA 0
@@ -1381,6 +2130,127 @@ typedef struct pulsar_routing_topic_name {
 #define PULSAR_ROUTING_MESSAGE_ROUTING_MODE_CUSTOM_PARTITION 2
 
 /*
+ No connection (never opened, or closed and backing off).
+ */
+#define PULSAR_ROUTING_CONNECTION_STATE_NOT_CONNECTED 0
+
+/*
+ The TCP connection is being opened.
+ */
+#define PULSAR_ROUTING_CONNECTION_STATE_CONNECTING 1
+
+/*
+ Connected; API versions and authentication are running.
+ */
+#define PULSAR_ROUTING_CONNECTION_STATE_AUTHENTICATING 2
+
+/*
+ Requests may be sent.
+ */
+#define PULSAR_ROUTING_CONNECTION_STATE_READY 3
+
+/*
+ A connect starts: `NOT_CONNECTED -> CONNECTING` (the gate's `ready`
+ does this itself when it answers `INITIATE_CONNECT`).
+ */
+#define PULSAR_ROUTING_CONNECTION_EVENT_CONNECT 0
+
+/*
+ The TCP connect finished: `CONNECTING -> AUTHENTICATING`.
+ */
+#define PULSAR_ROUTING_CONNECTION_EVENT_CONNECTED 1
+
+/*
+ Authentication succeeded: `AUTHENTICATING -> READY`.
+ */
+#define PULSAR_ROUTING_CONNECTION_EVENT_AUTHENTICATED 2
+
+/*
+ The connection failed or closed: `-> NOT_CONNECTED`, with backoff.
+ */
+#define PULSAR_ROUTING_CONNECTION_EVENT_DISCONNECTED 3
+
+/*
+ Authentication failed: `-> NOT_CONNECTED`, with backoff.
+ */
+#define PULSAR_ROUTING_CONNECTION_EVENT_AUTHENTICATION_FAILED 4
+
+/*
+ Acknowledged.
+ */
+#define PULSAR_ROUTING_PRODUCE_OUTCOME_SUCCESS 0
+
+/*
+ `NOT_LEADER_OR_FOLLOWER`: forces a metadata refresh.
+ */
+#define PULSAR_ROUTING_PRODUCE_OUTCOME_NOT_LEADER_OR_FOLLOWER 1
+
+/*
+ Any other error; the metadata is left alone.
+ */
+#define PULSAR_ROUTING_PRODUCE_OUTCOME_OTHER_ERROR 2
+
+/*
+ Every check passed.
+ */
+#define PULSAR_ROUTING_READINESS_READY 0
+
+/*
+ Not connected and allowed to connect: a connect is initiated.
+ */
+#define PULSAR_ROUTING_READINESS_INITIATE_CONNECT 1
+
+/*
+ Not connected, within the reconnect backoff.
+ */
+#define PULSAR_ROUTING_READINESS_RECONNECT_BACKOFF 2
+
+/*
+ Connecting or authenticating.
+ */
+#define PULSAR_ROUTING_READINESS_CONNECTING 3
+
+/*
+ Connected but throttled by the broker.
+ */
+#define PULSAR_ROUTING_READINESS_THROTTLED 4
+
+/*
+ `max.in.flight.requests.per.connection` requests are unanswered.
+ */
+#define PULSAR_ROUTING_READINESS_IN_FLIGHT_FULL 5
+
+/*
+ A metadata refresh is due; produce requests wait for it.
+ */
+#define PULSAR_ROUTING_READINESS_METADATA_DUE 6
+
+/*
+ The node is not one of the gate's nodes.
+ */
+#define PULSAR_ROUTING_READINESS_UNKNOWN_NODE 7
+
+/*
+ `metadata.requestUpdate()`: force a refresh.
+ */
+#define PULSAR_ROUTING_METADATA_EVENT_REQUEST_UPDATE 0
+
+/*
+ A metadata request went out (sends resume while it is in flight).
+ */
+#define PULSAR_ROUTING_METADATA_EVENT_FETCH_STARTED 1
+
+/*
+ The metadata response arrived.
+ */
+#define PULSAR_ROUTING_METADATA_EVENT_UPDATED 2
+
+/*
+ The metadata request failed (the refresh backoff grows).
+ */
+#define PULSAR_ROUTING_METADATA_EVENT_FAILED 3
+
+/*
  The released 4.x rules (the default): V1 names with a cluster are
  accepted, empty parts of short names are dropped, and the canonical name
  is rebuilt with a lower-case domain.
@@ -1461,7 +2331,8 @@ pulsar_routing_status pulsar_routing_encode_base64(const uint8_t *bytes,
  `0xffffffff`. The broker's default is 4. Needs no boundary storage.
 
  Returns `OK`, `NULL_PARAMETER` or `NO_BUNDLES` (for 0). Allocates
- nothing.
+ nothing. Writes `layout` only: thread-safe as long as no other thread
+ uses that layout during the call.
 
  # Safety
  `layout` must be valid for writing a `pulsar_routing_bundle_layout`;
@@ -1482,7 +2353,9 @@ pulsar_routing_status pulsar_routing_bundle_layout_init_default(struct pulsar_ro
 
  Returns `OK`, `NULL_PARAMETER`, `NO_BOUNDARIES`, `TOO_FEW_BOUNDARIES`,
  `BOUNDARIES_NOT_SORTED`, `UPPER_ENDPOINT_NOT_EXCLUSIVE` or
- `EMPTY_RANGE` (a repeated boundary). Allocates nothing.
+ `EMPTY_RANGE` (a repeated boundary). Allocates nothing. Writes
+ `layout` only: thread-safe as long as no other thread uses that
+ layout during the call.
 
  # Safety
  `layout` must be valid for writing a `pulsar_routing_bundle_layout`,
@@ -1492,6 +2365,43 @@ pulsar_routing_status pulsar_routing_bundle_layout_init_default(struct pulsar_ro
 pulsar_routing_status pulsar_routing_bundle_layout_init(struct pulsar_routing_bundle_layout *layout,
                                                         const uint32_t *boundaries,
                                                         size_t len);
+
+/*
+ Adds an index to an initialised layout, built in the caller's
+ `table`, so that every later lookup of a hash (or topic) in it reads
+ one or two table entries instead of binary-searching the boundaries.
+ Worth it for explicit layouts looked up many times; the default
+ layout computes its bundles arithmetically and is left unchanged.
+ Answers are identical with or without the index.
+
+ - `table`, `table_len`: work space of `table_len` `uint32_t`s, of
+   which the largest power of two (up to 2^20) is used; fewer than 2
+   removes any index. `pulsar_routing_bundle_layout_recommended_index_len`
+   gives a good length. `table` must not be NULL, even when
+   `table_len` is 0. **It must stay valid and unchanged for as long as
+   the layout is used**, like the boundaries.
+
+ Returns `OK` or `NULL_PARAMETER`. Not thread-safe for `layout`
+ (it is rewritten): index a layout before sharing it. Allocates
+ nothing.
+
+ # Safety
+ `layout` must be an initialised layout valid for writing, and
+ `table` must point to `table_len` writable, aligned `uint32_t`s
+ that nothing else uses while the layout is.
+ */
+pulsar_routing_status pulsar_routing_bundle_layout_index(struct pulsar_routing_bundle_layout *layout,
+                                                         uint32_t *table,
+                                                         size_t table_len);
+
+/*
+ A table length for `pulsar_routing_bundle_layout_index` that leaves
+ about four entries per bundle: the next power of two at or above
+ `4 * num_bundles`, between 2 and 2^20 (4 MiB of table).
+
+ Thread-safe; allocates nothing; never fails.
+ */
+size_t pulsar_routing_bundle_layout_recommended_index_len(size_t num_bundles);
 
 /*
  The number of bundles of a layout.
@@ -2096,7 +3006,8 @@ pulsar_routing_status pulsar_routing_crc32(const uint8_t *data,
 /*
  Initialises (or resets) `hasher` to the state with no input.
 
- Returns `OK` or `NULL_PARAMETER`. Allocates nothing.
+ Returns `OK` or `NULL_PARAMETER`. Allocates nothing. Writes `hasher`
+ only: not thread-safe for that hasher, independent of all others.
 
  # Safety
  `hasher` must be valid for writing a `pulsar_routing_crc32_hasher`;
@@ -2475,6 +3386,497 @@ pulsar_routing_status pulsar_routing_librdkafka_partition(pulsar_routing_librdka
                                                           int64_t num_partitions,
                                                           uint32_t random,
                                                           uint32_t *partition_out);
+
+/*
+ Initialises (or resets) `hasher` for a key of exactly `total_len`
+ bytes.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe for distinct hashers;
+ allocates nothing.
+
+ # Safety
+ `hasher` must be valid for writing a
+ `pulsar_routing_kafka_murmur2_hasher`; it may be uninitialised.
+ */
+pulsar_routing_status pulsar_routing_kafka_murmur2_hasher_init(struct pulsar_routing_kafka_murmur2_hasher *hasher,
+                                                               uint64_t total_len);
+
+/*
+ Feeds `len` more bytes. Any chunking gives the same hash as
+ `pulsar_routing_kafka_murmur2` over the concatenation.
+
+ Returns `OK` or `NULL_PARAMETER` (`hasher` or `data` NULL; `data`
+ must not be NULL even when `len` is 0), and then leaves the state
+ unchanged. Allocates nothing.
+
+ # Safety
+ `hasher` must have been initialised by
+ `pulsar_routing_kafka_murmur2_hasher_init` and not be in use by
+ another thread; `data` must point to `len` readable bytes.
+ */
+pulsar_routing_status pulsar_routing_kafka_murmur2_hasher_update(struct pulsar_routing_kafka_murmur2_hasher *hasher,
+                                                                 const uint8_t *data,
+                                                                 size_t len);
+
+/*
+ The murmur2 hash of everything fed so far (the unsigned bits of
+ Java's `int`), as `pulsar_routing_kafka_murmur2` gives; the hasher
+ can go on.
+
+ Returns `OK`, `NULL_PARAMETER` or `KAFKA_MURMUR2_LENGTH_MISMATCH`
+ (not exactly the announced number of bytes fed yet). Allocates
+ nothing.
+
+ # Safety
+ `hasher` must have been initialised by
+ `pulsar_routing_kafka_murmur2_hasher_init` and not be modified by
+ another thread meanwhile; `hash_out` must be valid for writing a
+ `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_murmur2_hasher_finalize(const struct pulsar_routing_kafka_murmur2_hasher *hasher,
+                                                                   uint32_t *hash_out);
+
+/*
+ The Java client's `BuiltInPartitioner.updatePartitionLoadStats`: turns
+ the first `length` queue sizes into the cumulative frequency table **in
+ place**, as Java does, so that a partition with a shorter queue is more
+ likely to be drawn.
+
+ - `queue_sizes`, `queue_sizes_len`: batches queued per partition (a
+   work array, overwritten on success when adaptive partitioning is on).
+ - `partition_ids`, `partition_ids_len`: the partition of each entry;
+   entries past `length` are the partitions the availability timeout
+   excluded.
+ - `enabled_out`: receives false where Java switches adaptive
+   partitioning off (fewer than 2 partitions, no partition usable, or
+   all queues equally long with none excluded; the queue sizes are then
+   unchanged), true otherwise.
+
+ Returns `OK`, `NULL_PARAMETER` (even with lengths of 0) or
+ `KAFKA_LOAD_STATS_SHAPE` (lengths differ, or `length` exceeds them).
+ Thread-safe; allocates nothing.
+
+ # Safety
+ `queue_sizes` must point to `queue_sizes_len` writable `int32_t`s that
+ nothing else accesses during the call, `partition_ids` to
+ `partition_ids_len` readable `uint32_t`s, and `enabled_out` must be
+ valid for writing a `bool`.
+ */
+pulsar_routing_status pulsar_routing_kafka_partition_load_stats(int32_t *queue_sizes,
+                                                                size_t queue_sizes_len,
+                                                                const uint32_t *partition_ids,
+                                                                size_t partition_ids_len,
+                                                                size_t length,
+                                                                bool *enabled_out);
+
+/*
+ librdkafka's `rd_kafka_msg_partitioner_random`: `first % n`, or, when
+ that partition has no leader, `second % n` whether it has one or not.
+
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `first`, `second`: the two `rand_r` draws (`0..=RAND_MAX`).
+ - `available`, `available_len`: the partitions with a leader; NULL
+   (with length 0) means every partition.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`partition_out`, or a NULL `available`
+ with a non-zero length), `PARTITION_COUNT_ZERO`,
+ `PARTITION_COUNT_NEGATIVE` or `PARTITION_COUNT_TOO_LARGE`. Thread-safe;
+ allocates nothing.
+
+ # Safety
+ A non-NULL `available` must point to `available_len` readable
+ `uint32_t`s, and `partition_out` must be valid for writing a
+ `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_random_partition(int64_t num_partitions,
+                                                                 uint32_t first,
+                                                                 uint32_t second,
+                                                                 const uint32_t *available,
+                                                                 size_t available_len,
+                                                                 uint32_t *partition_out);
+
+/*
+ The partition librdkafka's exported `rd_kafka_msg_partitioner_<name>`
+ function returns, with both random draws and the partitions' leaders
+ given (the core's `LibrdkafkaPartitioner::partition`): the keyed result,
+ or `pulsar_routing_librdkafka_random_partition` where it picks at
+ random.
+
+ - `key`, `len`: the key bytes; **NULL (with `len` 0) is librdkafka's
+   NULL key**, which differs from a non-NULL empty key.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `first`, `second`: the random draws.
+ - `available`, `available_len`: the partitions with a leader; NULL
+   (with length 0) means every partition.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`partition_out`, or a NULL `key` or
+ `available` with a non-zero length), `UNKNOWN_LIBRDKAFKA_PARTITIONER`,
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
+ `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+
+ # Safety
+ A non-NULL `key` must point to `len` readable bytes, a non-NULL
+ `available` to `available_len` readable `uint32_t`s, and
+ `partition_out` must be valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_partition_with_availability(pulsar_routing_librdkafka_partitioner partitioner,
+                                                                            const uint8_t *key,
+                                                                            size_t len,
+                                                                            int64_t num_partitions,
+                                                                            uint32_t first,
+                                                                            uint32_t second,
+                                                                            const uint32_t *available,
+                                                                            size_t available_len,
+                                                                            uint32_t *partition_out);
+
+/*
+ `sticky.partitioning.linger.ms` when the application did not set it:
+ `min(900000, (int)(2 * linger_ms))` (10 for the default `linger.ms` of
+ 5). A NaN gives 0; values beyond `int64_t` saturate.
+
+ - `sticky_linger_ms_out`: receives the value on success.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `sticky_linger_ms_out` must be valid for writing an `int64_t`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_default_sticky_linger_ms(double linger_ms,
+                                                                         int64_t *sticky_linger_ms_out);
+
+/*
+ `new BuiltInPartitioner(logContext, topic, stickyBatchSize)`.
+
+ - `partitioner_out`: on success, receives the new partitioner, which
+   the caller owns and must release with
+   `pulsar_routing_kafka_built_in_partitioner_free`.
+
+ Returns `OK`, `NULL_PARAMETER` or `KAFKA_INVALID_STICKY_BATCH_SIZE`
+ (below 1, where Java throws). Thread-safe. Allocates the
+ partitioner.
+
+ # Safety
+ `partitioner_out` must be valid for writing a pointer.
+ */
+pulsar_routing_status pulsar_routing_kafka_built_in_partitioner_new(int32_t sticky_batch_size,
+                                                                    struct pulsar_routing_kafka_built_in_partitioner **partitioner_out);
+
+/*
+ The partitioner `KafkaProducer` builds from its `batch.size` setting
+ (default 16384): `max(1, batch_size)`, so any value is accepted.
+
+ - `partitioner_out`: as for
+   `pulsar_routing_kafka_built_in_partitioner_new`.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe. Allocates the
+ partitioner.
+
+ # Safety
+ `partitioner_out` must be valid for writing a pointer.
+ */
+pulsar_routing_status pulsar_routing_kafka_built_in_partitioner_for_batch_size(int32_t batch_size,
+                                                                               struct pulsar_routing_kafka_built_in_partitioner **partitioner_out);
+
+/*
+ The byte threshold for switching.
+
+ - `sticky_batch_size_out`: receives it on success.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `partitioner` must be a live partitioner from this type's
+ constructors, and `sticky_batch_size_out` valid for writing an
+ `int32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_built_in_partitioner_sticky_batch_size(const struct pulsar_routing_kafka_built_in_partitioner *partitioner,
+                                                                                  int32_t *sticky_batch_size_out);
+
+/*
+ The current sticky partition and the bytes produced to it
+ (`stickyPartitionInfo`).
+
+ - `drawn_out`: receives whether a partition was drawn.
+ - `partition_out`, `produced_bytes_out`: receive the partition and
+   its byte count when one was drawn; left unchanged otherwise.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `partitioner` must be a live partitioner from this type's
+ constructors, and the out-parameters valid for writing a `bool`, a
+ `uint32_t` and an `int32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_built_in_partitioner_current(const struct pulsar_routing_kafka_built_in_partitioner *partitioner,
+                                                                        bool *drawn_out,
+                                                                        uint32_t *partition_out,
+                                                                        int32_t *produced_bytes_out);
+
+/*
+ `peekCurrentPartitionInfo`: the partition the next keyless record
+ goes to, drawing one with `choice` if none was drawn yet (`choice`
+ is then ignored, but its pointers are still checked and its queue
+ sizes still rewritten).
+
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `choice`: the random number, availability and load statistics.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`partitioner`, `partition_out`, or a
+ pointer of `choice` as its documentation says),
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+ `PARTITION_COUNT_TOO_LARGE`, `KAFKA_LOAD_STATS_SHAPE`,
+ `KAFKA_CORRUPT_LOAD_STATS` or `KAFKA_PARTITION_OUT_OF_RANGE` (an
+ available or load id not below `num_partitions`); the state is
+ unchanged on failure. Thread-safe; allocates nothing.
+
+ # Safety
+ `partitioner` must be a live partitioner from this type's
+ constructors, `choice` as `pulsar_routing_kafka_sticky_choice`
+ describes, and `partition_out` valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_built_in_partitioner_peek_partition(const struct pulsar_routing_kafka_built_in_partitioner *partitioner,
+                                                                               int64_t num_partitions,
+                                                                               struct pulsar_routing_kafka_sticky_choice choice,
+                                                                               uint32_t *partition_out);
+
+/*
+ `updatePartitionInfo`, called after a keyless record of
+ `appended_bytes` bytes was appended to the current sticky partition:
+ switches, drawing with `choice`, once `sticky_batch_size` bytes were
+ produced and `enable_switch` (the accumulator's "every batch of this
+ partition is full"), or at twice that in any case. Does nothing
+ before the first `peek_partition`.
+
+ - `switched_out`: receives whether it switched.
+ - `partition_out`: receives the new partition when it switched; left
+   unchanged otherwise.
+
+ Returns as `pulsar_routing_kafka_built_in_partitioner_peek_partition`
+ (`NULL_PARAMETER` also for `switched_out`); on a failed draw the
+ byte count is kept and the old partition stays. Thread-safe;
+ allocates nothing.
+
+ # Safety
+ As `pulsar_routing_kafka_built_in_partitioner_peek_partition`, and
+ `switched_out` must be valid for writing a `bool`.
+ */
+pulsar_routing_status pulsar_routing_kafka_built_in_partitioner_update_partition_info(const struct pulsar_routing_kafka_built_in_partitioner *partitioner,
+                                                                                      int32_t appended_bytes,
+                                                                                      bool enable_switch,
+                                                                                      int64_t num_partitions,
+                                                                                      struct pulsar_routing_kafka_sticky_choice choice,
+                                                                                      bool *switched_out,
+                                                                                      uint32_t *partition_out);
+
+/*
+ Releases a partitioner. NULL is a no-op.
+
+ No other thread may be using it, and it must not be used or freed
+ again afterwards.
+
+ # Safety
+ `partitioner` must be NULL or a partitioner from this type's
+ constructors that has not been freed.
+ */
+void pulsar_routing_kafka_built_in_partitioner_free(struct pulsar_routing_kafka_built_in_partitioner *partitioner);
+
+/*
+ A producer with `batch.size = batch_size` (clamped to at least 1, as
+ `KafkaProducer` does) and `partitioner.ignore.keys = ignore_keys`.
+
+ - `partitioner_out`: on success, receives the new partitioner, which
+   the caller owns and must release with
+   `pulsar_routing_kafka_java_client_partitioner_free`.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe. Allocates the
+ partitioner.
+
+ # Safety
+ `partitioner_out` must be valid for writing a pointer.
+ */
+pulsar_routing_status pulsar_routing_kafka_java_client_partitioner_new(int32_t batch_size,
+                                                                       bool ignore_keys,
+                                                                       struct pulsar_routing_kafka_java_client_partitioner **partitioner_out);
+
+/*
+ The partition a record is appended to.
+
+ - `key`, `key_len`: the serialized key; **NULL (with length 0) is a
+   `null` key**, a keyless record; a non-NULL empty key is a key.
+ - `appended_bytes`: the record's size in the batch, counted towards
+   the sticky switch for a keyless record.
+ - `enable_switch`: the accumulator's "every batch of this partition
+   is full".
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `choice`: read only when this call draws a sticky partition (Java
+   draws right after the record that completed a batch; here the
+   next keyless record draws, with its own choice: the sequence of
+   partitions is the same for the same random numbers).
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`partitioner`, `partition_out`, a
+ NULL `key` with a non-zero length, or a pointer of `choice`),
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+ `PARTITION_COUNT_TOO_LARGE`, `KAFKA_LOAD_STATS_SHAPE`,
+ `KAFKA_CORRUPT_LOAD_STATS` or `KAFKA_PARTITION_OUT_OF_RANGE`.
+ Thread-safe; allocates nothing.
+
+ # Safety
+ `partitioner` must be a live partitioner from
+ `pulsar_routing_kafka_java_client_partitioner_new`, a non-NULL `key`
+ must point to `key_len` readable bytes, `choice` must be as
+ `pulsar_routing_kafka_sticky_choice` describes, and `partition_out`
+ valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_java_client_partitioner_append(const struct pulsar_routing_kafka_java_client_partitioner *partitioner,
+                                                                          const uint8_t *key,
+                                                                          size_t key_len,
+                                                                          int32_t appended_bytes,
+                                                                          bool enable_switch,
+                                                                          int64_t num_partitions,
+                                                                          struct pulsar_routing_kafka_sticky_choice choice,
+                                                                          uint32_t *partition_out);
+
+/*
+ The sticky partitioner's current partition and the bytes produced
+ to it, as `pulsar_routing_kafka_built_in_partitioner_current`.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `partitioner` must be a live partitioner from
+ `pulsar_routing_kafka_java_client_partitioner_new`, and the
+ out-parameters valid for writing a `bool`, a `uint32_t` and an
+ `int32_t`.
+ */
+pulsar_routing_status pulsar_routing_kafka_java_client_partitioner_current(const struct pulsar_routing_kafka_java_client_partitioner *partitioner,
+                                                                           bool *drawn_out,
+                                                                           uint32_t *partition_out,
+                                                                           int32_t *produced_bytes_out);
+
+/*
+ Releases a partitioner. NULL is a no-op.
+
+ No other thread may be using it, and it must not be used or freed
+ again afterwards.
+
+ # Safety
+ `partitioner` must be NULL or a partitioner from
+ `pulsar_routing_kafka_java_client_partitioner_new` that has not been
+ freed.
+ */
+void pulsar_routing_kafka_java_client_partitioner_free(struct pulsar_routing_kafka_java_client_partitioner *partitioner);
+
+/*
+ A topic handle with this partitioner and
+ `sticky.partitioning.linger.ms` (see
+ `pulsar_routing_librdkafka_default_sticky_linger_ms`; librdkafka's
+ default is `consistent_random`,
+ `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT_RANDOM`).
+
+ - `producer_out`: on success, receives the new producer, which the
+   caller owns and must release with
+   `pulsar_routing_librdkafka_producer_free`.
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_LIBRDKAFKA_PARTITIONER` or
+ `LIBRDKAFKA_STICKY_LINGER_OUT_OF_RANGE` (outside `0..900000`).
+ Thread-safe. Allocates the producer.
+
+ # Safety
+ `producer_out` must be valid for writing a pointer.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_producer_new(pulsar_routing_librdkafka_partitioner partitioner,
+                                                             int64_t sticky_linger_ms,
+                                                             struct pulsar_routing_librdkafka_producer **producer_out);
+
+/*
+ The partition of a message produced at `now_us`.
+
+ - `key`, `len`: the key; **NULL (with `len` 0) is librdkafka's NULL
+   key**, which differs from a non-NULL empty key.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `now_us`: librdkafka's monotonic clock (`rd_clock()`), in
+   microseconds.
+ - `first`, `second`: the random draws, used only for a random
+   partition.
+ - `available`, `available_len`: the partitions with a leader; NULL
+   (with length 0) means every partition.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`producer`, `partition_out`, or a
+ NULL `key` or `available` with a non-zero length),
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+ `PARTITION_COUNT_TOO_LARGE`, `LIBRDKAFKA_STICKY_PARTITION_UNASSIGNED`
+ (no sticky partition drawn yet because `now_us` is within the linger
+ of the clock's origin) or `LIBRDKAFKA_UNKNOWN_PARTITION` (the sticky
+ partition is beyond a shrunk topic). Thread-safe; allocates nothing.
+
+ # Safety
+ `producer` must be a live producer from
+ `pulsar_routing_librdkafka_producer_new`, a non-NULL `key` must point
+ to `len` readable bytes, a non-NULL `available` to `available_len`
+ readable `uint32_t`s, and `partition_out` must be valid for writing a
+ `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_producer_partition(const struct pulsar_routing_librdkafka_producer *producer,
+                                                                   const uint8_t *key,
+                                                                   size_t len,
+                                                                   int64_t num_partitions,
+                                                                   int64_t now_us,
+                                                                   uint32_t first,
+                                                                   uint32_t second,
+                                                                   const uint32_t *available,
+                                                                   size_t available_len,
+                                                                   uint32_t *partition_out);
+
+/*
+ The current sticky partition.
+
+ - `drawn_out`: receives whether one was drawn.
+ - `partition_out`: receives it when one was drawn; left unchanged
+   otherwise.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `producer` must be a live producer from
+ `pulsar_routing_librdkafka_producer_new`, and the out-parameters
+ valid for writing a `bool` and a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_producer_sticky_partition(const struct pulsar_routing_librdkafka_producer *producer,
+                                                                          bool *drawn_out,
+                                                                          uint32_t *partition_out);
+
+/*
+ The configured partitioner.
+
+ - `partitioner_out`: receives a
+   `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` value.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `producer` must be a live producer from
+ `pulsar_routing_librdkafka_producer_new`, and `partitioner_out` valid
+ for writing a `pulsar_routing_librdkafka_partitioner`.
+ */
+pulsar_routing_status pulsar_routing_librdkafka_producer_partitioner(const struct pulsar_routing_librdkafka_producer *producer,
+                                                                     pulsar_routing_librdkafka_partitioner *partitioner_out);
+
+/*
+ Releases a producer. NULL is a no-op.
+
+ No other thread may be using it, and it must not be used or freed
+ again afterwards.
+
+ # Safety
+ `producer` must be NULL or a producer from
+ `pulsar_routing_librdkafka_producer_new` that has not been freed.
+ */
+void pulsar_routing_librdkafka_producer_free(struct pulsar_routing_librdkafka_producer *producer);
 
 /*
  The 31-bit hash a router reduces for this key: the hash of the key
@@ -3548,6 +4950,390 @@ pulsar_routing_status pulsar_routing_message_keys_error_message(const struct pul
                                                                 size_t *written);
 
 /*
+ The Java client's defaults: no TLS, 20 redirects, the Java profile,
+ 30 s operation timeout, retries and loop detection on, seed 0.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `options_out` must be valid for writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_options_default(struct pulsar_routing_lookup_options *options_out);
+
+/*
+ A topic lookup starting at `service_address` (NUL-terminated UTF-8),
+ keeping up to `chain_capacity` hops of its redirect chain (21 holds a
+ whole chain of the default 20 redirects; a shorter one only limits loop
+ detection and `_chain_*`).
+
+ `options` may be NULL for the defaults. On success `*lookup_out`
+ receives a handle the caller owns and frees with
+ `pulsar_routing_topic_lookup_free`.
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`, `UNKNOWN_LOOKUP_PROFILE`
+ or `LOOKUP_ADDRESS_TOO_LONG`. Thread-safe; allocates the handle.
+
+ # Safety
+ `service_address` must be a valid NUL-terminated string, `options` NULL
+ or valid for reading, `lookup_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_new(const char *service_address,
+                                                      const struct pulsar_routing_lookup_options *options,
+                                                      size_t chain_capacity,
+                                                      struct pulsar_routing_topic_lookup **lookup_out);
+
+/*
+ Frees a topic lookup; NULL does nothing.
+ Releases the handle and everything it owns. Not thread-safe: no other
+ call on the handle may run at the same time.
+
+ # Safety
+ `lookup` must be NULL or a live handle, not used afterwards.
+ */
+void pulsar_routing_topic_lookup_free(struct pulsar_routing_topic_lookup *lookup);
+
+/*
+ Starts the lookup at `now_ms`: the action is the first SEND_LOOKUP.
+
+ Returns `OK` or `NULL_PARAMETER`; a lookup error is reported in the
+ action, not the status. Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle and `action_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_start(const struct pulsar_routing_topic_lookup *lookup,
+                                                        uint64_t now_ms,
+                                                        struct pulsar_routing_lookup_action *action_out);
+
+/*
+ Reports the broker's response to the request out, at `now_ms`.
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8` (a string field) or
+ `UNKNOWN_SERVER_ERROR` (an `error` code outside 0..25, other than -1);
+ the lookup's own errors are in the action. Safe to call from several
+ threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle, `response` valid for reading with valid
+ or NULL strings, `action_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_on_response(const struct pulsar_routing_topic_lookup *lookup,
+                                                              const struct pulsar_routing_lookup_response *response,
+                                                              uint64_t now_ms,
+                                                              struct pulsar_routing_lookup_action *action_out);
+
+/*
+ Reports that the connection for the request out failed, at `now_ms`.
+
+ Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle and `action_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_on_connection_failed(const struct pulsar_routing_topic_lookup *lookup,
+                                                                       uint64_t now_ms,
+                                                                       struct pulsar_routing_lookup_action *action_out);
+
+/*
+ Reports that the request out timed out, at `now_ms`.
+
+ Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle and `action_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_on_request_timeout(const struct pulsar_routing_topic_lookup *lookup,
+                                                                     uint64_t now_ms,
+                                                                     struct pulsar_routing_lookup_action *action_out);
+
+/*
+ Reports that the connection's lookup throttle rejected the request
+ (`pulsar_routing_lookup_throttle_acquire` gave `LOOKUP_TOO_MANY_REQUESTS`)
+ with its counts, at `now_ms`.
+
+ Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle and `action_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_on_throttled(const struct pulsar_routing_topic_lookup *lookup,
+                                                               uint32_t in_flight,
+                                                               uint32_t queued,
+                                                               uint64_t now_ms,
+                                                               struct pulsar_routing_lookup_action *action_out);
+
+/*
+ Reports that the retry timer of a RETRY_AT action fired, at `now_ms`.
+
+ Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle and `action_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_on_retry_timer(const struct pulsar_routing_topic_lookup *lookup,
+                                                                 uint64_t now_ms,
+                                                                 struct pulsar_routing_lookup_action *action_out);
+
+/*
+ Writes the text of the lookup's error (UTF-8, no NUL) to `buf`: the
+ failure once failed, else the last attempt's error, else nothing; with
+ the broker's message after `": "` for a server error. Its length goes
+ to `*written`.
+
+ Returns `OK`, `NULL_PARAMETER` or `BUFFER_TOO_SMALL` (with the length
+ needed in `*written`). Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle, `buf` valid for `len` bytes, `written`
+ valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_error_message(const struct pulsar_routing_topic_lookup *lookup,
+                                                                uint8_t *buf,
+                                                                size_t len,
+                                                                size_t *written);
+
+/*
+ The number of hops in the current (or last) attempt's redirect chain,
+ the service address first.
+
+ Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle and `len_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_chain_len(const struct pulsar_routing_topic_lookup *lookup,
+                                                            size_t *len_out);
+
+/*
+ Writes hop `index` of the redirect chain: its address (UTF-8, no NUL)
+ to `buf` with its length in `*written`, and the authoritative flag the
+ request carried to `*authoritative_out`.
+
+ Returns `OK`, `NULL_PARAMETER`, `BUFFER_TOO_SMALL` or
+ `ILLEGAL_PARTITION_INDEX` for an index past the end. Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `lookup` must be a live handle, `buf` valid for `len` bytes, the
+ out-parameters valid for writing.
+ */
+pulsar_routing_status pulsar_routing_topic_lookup_chain_hop(const struct pulsar_routing_topic_lookup *lookup,
+                                                            size_t index,
+                                                            uint8_t *buf,
+                                                            size_t len,
+                                                            size_t *written,
+                                                            bool *authoritative_out);
+
+/*
+ A metadata lookup at `service_address` (NUL-terminated UTF-8);
+ `options` may be NULL for the defaults.
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8` or
+ `LOOKUP_ADDRESS_TOO_LONG`. Thread-safe; allocates the handle.
+
+ # Safety
+ `service_address` must be a valid NUL-terminated string, `options` NULL
+ or valid for reading, `metadata_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_partitioned_metadata_new(const char *service_address,
+                                                              const struct pulsar_routing_metadata_options *options,
+                                                              struct pulsar_routing_partitioned_metadata **metadata_out);
+
+/*
+ Frees a metadata lookup; NULL does nothing.
+ Releases the handle and everything it owns. Not thread-safe: no other
+ call on the handle may run at the same time.
+
+ # Safety
+ `metadata` must be NULL or a live handle, not used afterwards.
+ */
+void pulsar_routing_partitioned_metadata_free(struct pulsar_routing_partitioned_metadata *metadata);
+
+/*
+ Feeds one event to the metadata lookup at `now_ms` and writes the next
+ action (CONNECT, SEND_PARTITIONED_METADATA, RETRY_AT, DONE with
+ `partitions`, FAILED or IGNORED).
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_SERVER_ERROR` or
+ `LOOKUP_UNKNOWN_EVENT`. Safe to call from several
+ threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `metadata` must be a live handle and `action_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_partitioned_metadata_on_event(const struct pulsar_routing_partitioned_metadata *metadata,
+                                                                   pulsar_routing_metadata_event event,
+                                                                   bool flag,
+                                                                   uint32_t partitions,
+                                                                   int32_t server_error,
+                                                                   uint64_t now_ms,
+                                                                   struct pulsar_routing_lookup_action *action_out);
+
+/*
+ Writes the topic of the `index`-th lookup of a producer start (UTF-8,
+ no NUL) to `buf`: `topic` itself for 0 partitions, else
+ `<topic>-partition-<index>`. Its length goes to `*written`.
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`, `BUFFER_TOO_SMALL` or
+ `ILLEGAL_PARTITION_INDEX` (`index >= max(1, partitions)`). Thread-safe;
+ allocates nothing.
+
+ # Safety
+ `topic` must point to `topic_len` bytes, `buf` be valid for `len` bytes
+ and `written` for writing.
+ */
+pulsar_routing_status pulsar_routing_producer_start_topic(const uint8_t *topic,
+                                                          size_t topic_len,
+                                                          uint32_t partitions,
+                                                          uint32_t index,
+                                                          uint8_t *buf,
+                                                          size_t len,
+                                                          size_t *written);
+
+/*
+ A coalescing table with `capacity` slots (different lookups in flight).
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates the handle.
+
+ # Safety
+ `coalescer_out` must be valid for writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_coalescer_new(size_t capacity,
+                                                          struct pulsar_routing_lookup_coalescer **coalescer_out);
+
+/*
+ Frees a coalescing table; NULL does nothing.
+ Releases the handle and everything it owns. Not thread-safe: no other
+ call on the handle may run at the same time.
+
+ # Safety
+ `coalescer` must be NULL or a live handle, not used afterwards.
+ */
+void pulsar_routing_lookup_coalescer_free(struct pulsar_routing_lookup_coalescer *coalescer);
+
+/*
+ Joins the lookup of (`topic`, properties): `*leader_out` is true when
+ the caller must start it, false when it is already in flight; the
+ waiters, this one included, go to `*waiters_out`.
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`,
+ `LOOKUP_COALESCING_TABLE_FULL` or `LOOKUP_TOO_MANY_WAITERS`. Safe to call
+ from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `coalescer` must be a live handle; `topic` a valid string; `names` and
+ `values` NULL (with `count` 0) or arrays of `count` valid strings; the
+ out-parameters valid for writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_coalescer_join(const struct pulsar_routing_lookup_coalescer *coalescer,
+                                                           const char *topic,
+                                                           const char *const *names,
+                                                           const char *const *values,
+                                                           size_t count,
+                                                           bool *leader_out,
+                                                           uint32_t *waiters_out);
+
+/*
+ The lookup of (`topic`, properties) completed: removes it and writes
+ how many waiters to complete with its result to `*waiters_out` (0 if it
+ was not in flight).
+
+ Returns `OK`, `NULL_PARAMETER` or `INVALID_UTF8`. Safe to call from
+ several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ As for `pulsar_routing_lookup_coalescer_join`.
+ */
+pulsar_routing_status pulsar_routing_lookup_coalescer_complete(const struct pulsar_routing_lookup_coalescer *coalescer,
+                                                               const char *topic,
+                                                               const char *const *names,
+                                                               const char *const *values,
+                                                               size_t count,
+                                                               uint32_t *waiters_out);
+
+/*
+ A throttle allowing `concurrent_lookup_requests` in flight (Java: 5000)
+ and `max_lookup_requests` in all (50000).
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates the handle.
+
+ # Safety
+ `throttle_out` must be valid for writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_throttle_new(uint32_t concurrent_lookup_requests,
+                                                         uint32_t max_lookup_requests,
+                                                         struct pulsar_routing_lookup_throttle **throttle_out);
+
+/*
+ Frees a throttle; NULL does nothing.
+ Releases the handle and everything it owns. Not thread-safe: no other
+ call on the handle may run at the same time.
+
+ # Safety
+ `throttle` must be NULL or a live handle, not used afterwards.
+ */
+void pulsar_routing_lookup_throttle_free(struct pulsar_routing_lookup_throttle *throttle);
+
+/*
+ Admits a new lookup: `*send_now_out` is true to send it now, false when
+ it waits in the queue. Beyond both limits the status is
+ `LOOKUP_TOO_MANY_REQUESTS` and the counts go to `*in_flight_out` and
+ `*queued_out` (for `pulsar_routing_topic_lookup_on_throttled`); they are
+ written on success too.
+
+ Returns `OK`, `NULL_PARAMETER` or `LOOKUP_TOO_MANY_REQUESTS`. Safe to
+ call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `throttle` must be a live handle and the out-parameters valid for
+ writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_throttle_acquire(const struct pulsar_routing_lookup_throttle *throttle,
+                                                             bool *send_now_out,
+                                                             uint32_t *in_flight_out,
+                                                             uint32_t *queued_out);
+
+/*
+ A lookup in flight completed: `*send_queued_out` is true when the
+ oldest queued lookup must now be sent.
+
+ Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+ The handle stays the caller's (borrowed); strings in the action belong
+ to the handle.
+
+ # Safety
+ `throttle` must be a live handle and `send_queued_out` valid for
+ writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_throttle_release(const struct pulsar_routing_lookup_throttle *throttle,
+                                                             bool *send_queued_out);
+
+/*
  Pulsar's `Murmur3_32Hash` of `data`: MurmurHash3 x86_32, seed 0, masked
  to 31 bits, as the Java client computes it for routing.
 
@@ -3584,7 +5370,8 @@ pulsar_routing_status pulsar_routing_murmur3_32_raw(const uint8_t *data,
 /*
  Initialises (or resets) `hasher` to the state with no input.
 
- Returns `OK` or `NULL_PARAMETER`. Allocates nothing.
+ Returns `OK` or `NULL_PARAMETER`. Allocates nothing. Writes `hasher`
+ only: not thread-safe for that hasher, independent of all others.
 
  # Safety
  `hasher` must be valid for writing a `pulsar_routing_murmur3_hasher`;
@@ -3677,6 +5464,195 @@ pulsar_routing_status pulsar_routing_partition_count_reduce(int64_t num_partitio
 pulsar_routing_status pulsar_routing_partition_count_sign_safe_mod(int64_t num_partitions,
                                                                    int64_t x,
                                                                    uint32_t *partition_out);
+
+/*
+ Writes what a producer of `profile` uses when nothing is configured:
+ its default scheme (`JAVA_STRING` for Java and Go, `BOOST` for C++ and
+ Python, `MURMUR3_32` for pulsar-rs and DotPulsar), mode `DEFAULT`,
+ signed `char`, and its batching defaults (Java: on, 1000 messages,
+ 128 KiB, 1 ms, switching every 10 delays; Go and C++: on, 1000
+ messages, 128 KiB, 10 ms; Python: as C++ but off; pulsar-rs and
+ DotPulsar: off).
+
+ - `config_out`: receives the configuration on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_PROFILE`. Thread-safe;
+ allocates nothing.
+
+ # Safety
+ `config_out` must be valid for writing a `pulsar_routing_profile_config`.
+ */
+pulsar_routing_status pulsar_routing_profile_config_default(pulsar_routing_client_profile profile,
+                                                            struct pulsar_routing_profile_config *config_out);
+
+/*
+ The exact key hash a producer of `profile` configured with `config`
+ applies to keys (e.g. `CPP_JAVA_STRING_UNSIGNED_CHAR` for C++ with
+ `JAVA_STRING` and `char_unsigned`).
+
+ - `config`: the producer's configuration (only its scheme, mode,
+   `char_unsigned` and Boost build matter here).
+ - `hash_out`: receives a `PULSAR_ROUTING_PROFILE_HASH_*` value on
+   success.
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_CLIENT_PROFILE`,
+ `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
+ `PROFILE_SCHEME_UNSUPPORTED` or `PYTHON_SCHEME_NOT_SELECTABLE`.
+ Thread-safe; allocates nothing.
+
+ # Safety
+ `config` must be valid for reading a `pulsar_routing_profile_config` and
+ `hash_out` for writing a `pulsar_routing_profile_hash`.
+ */
+pulsar_routing_status pulsar_routing_profile_keying_hash(pulsar_routing_client_profile profile,
+                                                         const struct pulsar_routing_profile_config *config,
+                                                         pulsar_routing_profile_hash *hash_out);
+
+/*
+ The partition a producer of `profile` configured with `config` sends a
+ keyed message to (the core's `ProfileKeying::partition`): as
+ `pulsar_routing_profile_partition`, with every setting of the
+ configuration, among them C++'s and Python's `char_unsigned`.
+
+ - `config`: the producer's configuration.
+ - `key`, `ordering_key`, `ordering_key_len`, `num_partitions`,
+   `partition_out`: as for `pulsar_routing_profile_partition` (NULL
+   `ordering_key` with length 0: no ordering key).
+
+ Returns `OK`; `NO_KEY` when the client routes the message as a keyless
+ one; `NULL_PARAMETER` (`config`, `partition_out`, a key's `data`, or a
+ NULL `ordering_key` with a non-zero length); `UNKNOWN_CLIENT_PROFILE`,
+ `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
+ `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED`, `INVALID_UTF8`,
+ `PROFILE_SCHEME_UNSUPPORTED`, `PYTHON_SCHEME_NOT_SELECTABLE`,
+ `BOOST_HASH_NOT_REPRODUCIBLE`, `PROFILE_BYTES_KEY_UNSUPPORTED`,
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
+ `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+
+ # Safety
+ `config` must be valid for reading a `pulsar_routing_profile_config`,
+ `key.data` as `pulsar_routing_key` describes, a non-NULL `ordering_key`
+ must point to `ordering_key_len` readable bytes, and `partition_out` must
+ be valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_profile_keying_partition(pulsar_routing_client_profile profile,
+                                                              const struct pulsar_routing_profile_config *config,
+                                                              struct pulsar_routing_key key,
+                                                              const uint8_t *ordering_key,
+                                                              size_t ordering_key_len,
+                                                              int64_t num_partitions,
+                                                              uint32_t *partition_out);
+
+/*
+ Creates the router a producer of `profile` builds for `config`,
+ starting from the client's random choices and creation time.
+
+ - `config`: the producer's configuration (see
+   `pulsar_routing_profile_config_default`).
+ - `start`: the router's random start, which the client draws from
+   its own random source: Java's `startPtnIdx` or single partition
+   (`nextInt(n)`, taken as an `int`); Go's cursor (`rand.Uint32()`)
+   or single partition (`Intn(n)`); C++'s and Python's cursor (in
+   `[0, INT_MAX]`) or single partition; pulsar-rs's last used index
+   or single partition; DotPulsar's single partition (its round robin
+   ignores it).
+ - `created_ns`: when the producer was created, in Unix epoch
+   nanoseconds (Go's and C++'s batching routers time their first
+   switch from it).
+ - `router_out`: on success, receives the new router, which the
+   caller owns and must release with
+   `pulsar_routing_profile_router_free`.
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_CLIENT_PROFILE`,
+ `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
+ `PROFILE_SCHEME_UNSUPPORTED`, `PYTHON_SCHEME_NOT_SELECTABLE`, or
+ Java's builder checks `BATCH_DELAY_TOO_SMALL` (a delay below 1 ms)
+ and `SWITCH_FREQUENCY_TOO_SMALL` (a frequency below 1), which Java
+ applies whether batching is on or not. Thread-safe. Allocates the
+ router.
+
+ # Safety
+ `config` must be valid for reading a `pulsar_routing_profile_config`
+ and `router_out` for writing a pointer.
+ */
+pulsar_routing_status pulsar_routing_profile_router_new(pulsar_routing_client_profile profile,
+                                                        const struct pulsar_routing_profile_config *config,
+                                                        uint32_t start,
+                                                        int64_t created_ns,
+                                                        struct pulsar_routing_profile_router **router_out);
+
+/*
+ Routes one message, advancing the router's keyless state as the
+ client does.
+
+ - `router`: a router from `pulsar_routing_profile_router_new`.
+ - `key`: the partition key (NONE, STRING or BYTES; see
+   `pulsar_routing_key`).
+ - `ordering_key`, `ordering_key_len`: the ordering key, which only
+   Go routes by; NULL (with length 0) means none.
+ - `payload_len`: the payload size in bytes, which Go's and C++'s
+   batching routers count.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `now_ns`: the time of the send, in Unix epoch nanoseconds (Java and
+   C++ read it in milliseconds, rounded down; Go in nanoseconds).
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`router`, `partition_out`, a key's
+ `data`, or a NULL `ordering_key` with a non-zero length),
+ `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED`, `INVALID_UTF8`,
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+ `PARTITION_COUNT_TOO_LARGE`, `BOOST_HASH_NOT_REPRODUCIBLE` (a key
+ under an unknown BoostHash; the state is unchanged),
+ `PROFILE_BYTES_KEY_UNSUPPORTED` (Python, pulsar-rs), or
+ `PROFILE_ILLEGAL_PARTITION` where the client's producer fails the
+ send (a single partition at or above `num_partitions`, C++ above
+ 32767 partitions, DotPulsar's counter past `int.MaxValue`).
+
+ Thread-safe: calls on one router are serialised by its lock.
+ Allocates nothing.
+
+ # Safety
+ `router` must be a live router from
+ `pulsar_routing_profile_router_new`, `key.data` as
+ `pulsar_routing_key` describes, a non-NULL `ordering_key` must point
+ to `ordering_key_len` readable bytes, and `partition_out` must be
+ valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_profile_router_route(const struct pulsar_routing_profile_router *router,
+                                                          struct pulsar_routing_key key,
+                                                          const uint8_t *ordering_key,
+                                                          size_t ordering_key_len,
+                                                          uint64_t payload_len,
+                                                          int64_t num_partitions,
+                                                          int64_t now_ns,
+                                                          uint32_t *partition_out);
+
+/*
+ The client a router models.
+
+ - `profile_out`: receives a `PULSAR_ROUTING_CLIENT_PROFILE_*` value.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `router` must be a live router from
+ `pulsar_routing_profile_router_new`, and `profile_out` valid for
+ writing a `pulsar_routing_client_profile`.
+ */
+pulsar_routing_status pulsar_routing_profile_router_profile(const struct pulsar_routing_profile_router *router,
+                                                            pulsar_routing_client_profile *profile_out);
+
+/*
+ Releases a router. NULL is a no-op.
+
+ No other thread may be using the router, and it must not be used or
+ freed again afterwards.
+
+ # Safety
+ `router` must be NULL or a router from
+ `pulsar_routing_profile_router_new` that has not been freed.
+ */
+void pulsar_routing_profile_router_free(struct pulsar_routing_profile_router *router);
 
 /*
  Parses a client profile name: `"java"`, `"go"`, `"cpp"`, `"python"`,
@@ -3808,7 +5784,10 @@ pulsar_routing_status pulsar_routing_profile_hash_bytes(pulsar_routing_profile_h
  The partition a client sends a keyed message to, as that client's
  producer computes it with the given scheme and routing mode (its
  defaults otherwise: batching as the client ships it, signed `char`
- for C++ and Python).
+ for C++ and Python). `pulsar_routing_profile_keying_partition` takes a
+ whole `pulsar_routing_profile_config` instead (unsigned `char` among
+ its settings), and `pulsar_routing_profile_router` routes keyless
+ messages too.
 
  - `profile`: a `PULSAR_ROUTING_CLIENT_PROFILE_*` value.
  - `scheme`: a `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*` value; see
@@ -3893,6 +5872,67 @@ pulsar_routing_status pulsar_routing_go_partition_index(const uint8_t *topic,
 pulsar_routing_status pulsar_routing_cpp_partition_index(const uint8_t *local_name,
                                                          size_t len,
                                                          int32_t *index_out);
+
+/*
+ What pulsar-client-cpp's `PartitionedProducerImpl::sendAsync` does with
+ a router's answer: it casts it to `short` and fails the send unless that
+ is below `num_partitions`. Above 32767 partitions the cast truncates, so
+ an answer of 70000 is sent to partition 4464.
+
+ - `partition`: the router's answer (`int`).
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `partition_out`: receives the partition the message is sent to.
+
+ Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
+ `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE` or
+ `PROFILE_ILLEGAL_PARTITION` (the send fails). Thread-safe; allocates
+ nothing.
+
+ # Safety
+ `partition_out` must be valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_cpp_partitioned_producer_check(int32_t partition,
+                                                                    int64_t num_partitions,
+                                                                    uint32_t *partition_out);
+
+/*
+ Boost 1.74's `boost::hash<std::string>` on x86-64, all 64 bits (C++'s
+ `BoostHash` is this value `& INT32_MAX`, see
+ `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64`).
+
+ - `key`, `len`: the key's bytes; `key` must not be NULL, even when `len`
+   is 0.
+ - `hash_out`: receives the hash on success.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `key` must point to `len` readable bytes and `hash_out` must be valid
+ for writing a `uint64_t`.
+ */
+pulsar_routing_status pulsar_routing_boost_hash_1_74_x86_64_raw(const uint8_t *key,
+                                                                size_t len,
+                                                                uint64_t *hash_out);
+
+/*
+ Go's `strconv.Atoi`, as pulsar-client-go applies it to a topic's
+ partition suffix: an optional sign and decimal digits only, within
+ `int64`.
+
+ - `text`, `len`: the UTF-8 text, without a NUL terminator; `text` must
+   not be NULL, even when `len` is 0.
+ - `value_out`: receives the value on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`, `GO_ATOI_SYNTAX` or
+ `GO_ATOI_RANGE`. Thread-safe; allocates nothing.
+
+ # Safety
+ `text` must point to `len` readable bytes and `value_out` must be valid
+ for writing an `int64_t`.
+ */
+pulsar_routing_status pulsar_routing_go_atoi(const uint8_t *text,
+                                             size_t len,
+                                             int64_t *value_out);
 
 /*
  The check `PartitionedProducerImpl` applies to every router's answer:
@@ -4154,6 +6194,320 @@ pulsar_routing_status pulsar_routing_single_partition_router_choose_partition(co
  `pulsar_routing_single_partition_router_new` that has not been freed.
  */
 void pulsar_routing_single_partition_router_free(struct pulsar_routing_single_partition_router *router);
+
+/*
+ Writes Kafka's defaults: idempotence on, 5 in flight,
+ reconnect backoff 50 to 1000 ms, metadata max age 300000 ms, retry
+ backoff 100 to 1000 ms.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `config_out` must be valid for writing a `pulsar_routing_sender_config`.
+ */
+pulsar_routing_status pulsar_routing_sender_config_default(struct pulsar_routing_sender_config *config_out);
+
+/*
+ Creates a gate for a just-built producer over the nodes `node_ids`:
+ no connection yet, and the metadata bootstrapped (an update is due).
+
+ - `config`: the settings, checked as `KafkaProducer` checks them.
+ - `node_ids`, `num_nodes`: the broker ids, all distinct; `node_ids` must
+   not be NULL, even when `num_nodes` is 0.
+ - `gate_out`: on success, receives the gate, which the caller owns and
+   must release with `pulsar_routing_sender_gate_free`.
+
+ Returns `OK`, `NULL_PARAMETER`, `SENDER_MAX_IN_FLIGHT_TOO_SMALL`,
+ `SENDER_MAX_IN_FLIGHT_TOO_LARGE_FOR_IDEMPOTENCE` or
+ `SENDER_DUPLICATE_NODE`. Thread-safe. Allocates the gate.
+
+ # Safety
+ `config` must point to a `pulsar_routing_sender_config`, `node_ids` to
+ `num_nodes` `int32_t`s, and `gate_out` be valid for writing a pointer.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_new(const struct pulsar_routing_sender_config *config,
+                                                     const int32_t *node_ids,
+                                                     size_t num_nodes,
+                                                     struct pulsar_routing_sender_gate **gate_out);
+
+/*
+ Releases a gate. NULL is a no-op.
+
+ # Safety
+ `gate` must be NULL or a gate from `pulsar_routing_sender_gate_new` that
+ has not been freed and that no other thread uses.
+ */
+void pulsar_routing_sender_gate_free(struct pulsar_routing_sender_gate *gate);
+
+/*
+ `NetworkClient.ready(node, now)`: the node's readiness. When the answer
+ is `PULSAR_ROUTING_READINESS_INITIATE_CONNECT` the node moves to
+ `CONNECTING`: open the socket, then report `CONNECTED` or
+ `DISCONNECTED`. An unknown node answers `UNKNOWN_NODE` (not a failure).
+
+ Returns `OK` or `NULL_PARAMETER`. Not thread-safe for one gate;
+ allocates nothing.
+
+ # Safety
+ `gate` must be a live gate used by no other thread, and
+ `readiness_out` valid for writing a `pulsar_routing_readiness`.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_ready(struct pulsar_routing_sender_gate *gate,
+                                                       int32_t node,
+                                                       uint64_t now_ms,
+                                                       struct pulsar_routing_readiness *readiness_out);
+
+/*
+ The node's readiness without side effects (no connect is initiated).
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe while no thread changes
+ the gate; allocates nothing.
+
+ # Safety
+ `gate` must be a live gate, and `readiness_out` valid for writing a
+ `pulsar_routing_readiness`.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_check(const struct pulsar_routing_sender_gate *gate,
+                                                       int32_t node,
+                                                       uint64_t now_ms,
+                                                       struct pulsar_routing_readiness *readiness_out);
+
+/*
+ The filter of `Sender.sendProducerData`: runs
+ `pulsar_routing_sender_gate_ready` on each of `nodes`, moves the ready
+ ones to the front in their order, and writes how many to `*kept_out`.
+ `readiness_out[i]` receives the readiness of the `i`-th node as given.
+
+ - `nodes`, `num_nodes`: the candidate node ids, rewritten in place;
+ - `readiness_out`: an array of `num_nodes` entries.
+
+ Neither array may be NULL, even when `num_nodes` is 0. Returns `OK` or
+ `NULL_PARAMETER`. Not thread-safe for one gate; allocates nothing.
+
+ # Safety
+ `gate` must be a live gate used by no other thread, `nodes` valid for
+ reading and writing `num_nodes` `int32_t`s, `readiness_out` for
+ writing `num_nodes` readiness records, and `kept_out` for a `size_t`.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_filter_ready(struct pulsar_routing_sender_gate *gate,
+                                                              int32_t *nodes,
+                                                              size_t num_nodes,
+                                                              uint64_t now_ms,
+                                                              struct pulsar_routing_readiness *readiness_out,
+                                                              size_t *kept_out);
+
+/*
+ Reports a connection event on a node.
+
+ - `event`: a `PULSAR_ROUTING_CONNECTION_EVENT_*` value.
+ - `jitter_unit`: a uniform random draw in `[0, 1)` for the ±20% jitter
+   of the next reconnect backoff (0.5 is no jitter); used by the
+   failures and `AUTHENTICATED`.
+
+ A disconnect fails the node's requests in flight and requests a
+ metadata refresh. Returns `OK`, `NULL_PARAMETER`,
+ `SENDER_UNKNOWN_VALUE` (not an event), `SENDER_UNKNOWN_NODE` or
+ `SENDER_INVALID_TRANSITION` (the event does not apply in the node's
+ state; nothing changes). Not thread-safe for one gate; allocates
+ nothing.
+
+ # Safety
+ `gate` must be a live gate used by no other thread.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_connection_event(struct pulsar_routing_sender_gate *gate,
+                                                                  int32_t node,
+                                                                  pulsar_routing_connection_event event,
+                                                                  uint64_t now_ms,
+                                                                  double jitter_unit);
+
+/*
+ The broker throttles the node until `until_ms`.
+
+ Returns `OK`, `NULL_PARAMETER` or `SENDER_UNKNOWN_NODE`. Not
+ thread-safe for one gate; allocates nothing.
+
+ # Safety
+ `gate` must be a live gate used by no other thread.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_throttle(struct pulsar_routing_sender_gate *gate,
+                                                          int32_t node,
+                                                          uint64_t until_ms);
+
+/*
+ Sends a produce request to the node, which must pass the gate; its
+ in-flight count grows by one. On `SENDER_NOT_READY` nothing is sent:
+ `pulsar_routing_sender_gate_check` tells why.
+
+ Returns `OK`, `NULL_PARAMETER`, `SENDER_UNKNOWN_NODE` or
+ `SENDER_NOT_READY`. Not thread-safe for one gate; allocates nothing.
+
+ # Safety
+ `gate` must be a live gate used by no other thread.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_send(struct pulsar_routing_sender_gate *gate,
+                                                      int32_t node,
+                                                      uint64_t now_ms);
+
+/*
+ The node answered a produce request.
+
+ - `outcome`: a `PULSAR_ROUTING_PRODUCE_OUTCOME_*` value;
+   `NOT_LEADER_OR_FOLLOWER` requests a metadata refresh.
+
+ Returns `OK`, `NULL_PARAMETER`, `SENDER_UNKNOWN_VALUE`,
+ `SENDER_UNKNOWN_NODE` or `SENDER_NO_REQUEST_IN_FLIGHT`. Not thread-safe
+ for one gate; allocates nothing.
+
+ # Safety
+ `gate` must be a live gate used by no other thread.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_response(struct pulsar_routing_sender_gate *gate,
+                                                          int32_t node,
+                                                          pulsar_routing_produce_outcome outcome);
+
+/*
+ Reports a metadata event.
+
+ - `event`: a `PULSAR_ROUTING_METADATA_EVENT_*` value.
+ - `now_ms`, `jitter_unit`: the time, and a uniform random draw in
+   `[0, 1)` for the refresh backoff's jitter (0.5 is none); read by
+   `UPDATED` and `FAILED` only.
+
+ Returns `OK`, `NULL_PARAMETER` or `SENDER_UNKNOWN_VALUE`. Not
+ thread-safe for one gate; allocates nothing.
+
+ # Safety
+ `gate` must be a live gate used by no other thread.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_metadata_event(struct pulsar_routing_sender_gate *gate,
+                                                                pulsar_routing_metadata_event event,
+                                                                uint64_t now_ms,
+                                                                double jitter_unit);
+
+/*
+ `metadata.timeToNextUpdate(now)`: 0 when a refresh is due (or a fetch
+ is in flight and the refresh is otherwise due).
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe while no thread changes
+ the gate; allocates nothing.
+
+ # Safety
+ `gate` must be a live gate, and `ms_out` valid for writing a `uint64_t`.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_time_to_next_metadata_update(const struct pulsar_routing_sender_gate *gate,
+                                                                              uint64_t now_ms,
+                                                                              uint64_t *ms_out);
+
+/*
+ The producer metrics: `connection-count`, `connection-creation-total`,
+ the requests in flight and `metadata-age` (in ms).
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe while no thread changes
+ the gate; allocates nothing.
+
+ # Safety
+ `gate` must be a live gate, and `counters_out` valid for writing a
+ `pulsar_routing_sender_counters`.
+ */
+pulsar_routing_status pulsar_routing_sender_gate_counters(const struct pulsar_routing_sender_gate *gate,
+                                                          uint64_t now_ms,
+                                                          struct pulsar_routing_sender_counters *counters_out);
+
+/*
+ Writes a readiness as text, such as
+ `node 1 not ready: in flight 5/5` (UTF-8, no NUL terminator).
+
+ - `buf`, `len`: the output buffer; `written` receives the text's length,
+   or on `BUFFER_TOO_SMALL` the length needed.
+
+ Returns `OK`, `NULL_PARAMETER`, `SENDER_UNKNOWN_VALUE` (a reason or
+ state out of range) or `BUFFER_TOO_SMALL`. Thread-safe; allocates
+ nothing.
+
+ # Safety
+ `readiness` must point to a `pulsar_routing_readiness`, `buf` be valid
+ for writing `len` bytes and `written` for a `size_t`.
+ */
+pulsar_routing_status pulsar_routing_readiness_message(const struct pulsar_routing_readiness *readiness,
+                                                       uint8_t *buf,
+                                                       size_t len,
+                                                       size_t *written);
+
+/*
+ Initialises a Pulsar producer's empty pending queue.
+
+ - `max_pending_messages`: `maxPendingMessages`; 0 is no limit (the
+   default since Pulsar 2.10; older clients used 1000).
+ - `block_if_queue_full`: `blockIfQueueFull` (default false).
+
+ Returns `OK`, `NULL_PARAMETER` or `MAX_PENDING_MESSAGES_NEGATIVE`.
+ Thread-safe; allocates nothing.
+
+ # Safety
+ `queue` must be valid for writing a `pulsar_routing_pending_queue`.
+ */
+pulsar_routing_status pulsar_routing_pending_queue_init(struct pulsar_routing_pending_queue *queue,
+                                                        int64_t max_pending_messages,
+                                                        bool block_if_queue_full);
+
+/*
+ `ProducerImpl.canEnqueueRequest`: one more message enters the queue,
+ or, when it holds `maxPendingMessages`, the status says what the send
+ would do: `PRODUCER_QUEUE_IS_FULL` (fails at once, Java's
+ `ProducerQueueIsFullError`) or `PRODUCER_QUEUE_WOULD_BLOCK`
+ (`blockIfQueueFull`); the queue is then unchanged.
+
+ Returns `OK`, `NULL_PARAMETER`, `PRODUCER_QUEUE_IS_FULL` or
+ `PRODUCER_QUEUE_WOULD_BLOCK`. Not thread-safe for one queue; allocates
+ nothing.
+
+ # Safety
+ `queue` must be initialised by `pulsar_routing_pending_queue_init` and
+ used by no other thread.
+ */
+pulsar_routing_status pulsar_routing_pending_queue_try_enqueue(struct pulsar_routing_pending_queue *queue);
+
+/*
+ `n` pending messages were acknowledged or failed; their permits return
+ (more than are pending empties the queue).
+
+ Returns `OK` or `NULL_PARAMETER`. Not thread-safe for one queue;
+ allocates nothing.
+
+ # Safety
+ `queue` must be initialised by `pulsar_routing_pending_queue_init` and
+ used by no other thread.
+ */
+pulsar_routing_status pulsar_routing_pending_queue_complete(struct pulsar_routing_pending_queue *queue,
+                                                            uint32_t n);
+
+/*
+ The number of messages in the queue.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe while no thread changes
+ the queue; allocates nothing.
+
+ # Safety
+ `queue` must be initialised by `pulsar_routing_pending_queue_init`, and
+ `pending_out` valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_pending_queue_pending(const struct pulsar_routing_pending_queue *queue,
+                                                           uint32_t *pending_out);
+
+/*
+ The smallest `maxPendingMessages` that absorbs a reconnect without
+ blocking or failing sends:
+ `ceil(peak_rate_per_sec * reconnect_window_ms / 1000)`, saturating at
+ `UINT64_MAX`.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `messages_out` must be valid for writing a `uint64_t`.
+ */
+pulsar_routing_status pulsar_routing_required_max_pending_messages(uint64_t peak_rate_per_sec,
+                                                                   uint64_t reconnect_window_ms,
+                                                                   uint64_t *messages_out);
 
 /*
  `signSafeMod(dividend, divisor)` exactly as the Java client computes it:

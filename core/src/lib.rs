@@ -20,6 +20,8 @@
 //!
 //! **Key_Shared subscription to consumer**: [`key_shared`].
 //!
+//! **Topic lookup** (which broker serves a topic): [`lookup`].
+//!
 //! **Other clients**: [`profiles`] reproduces how the Go, C++, Python,
 //! pulsar-rs and DotPulsar clients route a key (they disagree with Java),
 //! and [`kafka`] the Kafka Java client's and librdkafka's partitioners.
@@ -56,11 +58,13 @@ mod java_number;
 mod java_string_hash;
 pub mod kafka;
 pub mod key_shared;
+pub mod lookup;
 mod murmur3;
 mod partition_count;
 pub mod profiles;
 pub mod router;
 mod routing_key;
+pub mod sender;
 mod sign_safe_mod;
 pub mod topic_name;
 mod unicode_digit;

@@ -3,7 +3,7 @@
 use core::ffi::{CStr, c_char};
 
 use pulsar_routing_core::bundles::{BoundErrorKind, BundleError};
-use pulsar_routing_core::kafka::UnknownLibrdkafkaPartitioner;
+use pulsar_routing_core::kafka::{KafkaError, Murmur2LengthMismatch, UnknownLibrdkafkaPartitioner};
 use pulsar_routing_core::key_shared::{
     AssignError, ConfigError, InvalidBase64, KeySharedPolicyError, UnknownSelectorKind,
 };
@@ -24,8 +24,9 @@ use pulsar_routing_core::{
 /// 100 (1-99: use of the API; 100-199: arithmetic; 200-299: routing;
 /// 300-399: producer configuration; 400-499: topic names; 500-599:
 /// namespace bundles; 600-699: Key_Shared subscriptions; 700-799: client
-/// profiles and Kafka partitioners) and a code is never reused for another
-/// meaning.
+/// profiles and Kafka partitioners; 800-899: topic lookup; 900-999: the
+/// Kafka sender readiness gate and the Pulsar producer's pending queue)
+/// and a code is never reused for another meaning.
 /// `pulsar_routing_status_message` gives the text of each.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -293,12 +294,111 @@ pub enum pulsar_routing_status {
     /// (a NULL key, or an empty one for `consistent_random`, or always for
     /// `random`): not a failure, but there is no keyed partition.
     LibrdkafkaRandomPartition = 721,
+    /// Kafka's `BuiltInPartitioner` was given a sticky batch size below 1
+    /// (Java throws `IllegalArgumentException`).
+    KafkaInvalidStickyBatchSize = 722,
+    /// Partition load statistics with as many queue sizes as partition
+    /// ids, and a length within them, were expected.
+    KafkaLoadStatsShape = 723,
+    /// The partition load statistics overflowed Java's `int`: their
+    /// cumulative frequency total is not positive.
+    KafkaCorruptLoadStats = 724,
+    /// A partition id from the available partitions or the load statistics
+    /// is not below the partition count.
+    KafkaPartitionOutOfRange = 725,
+    /// librdkafka's sticky partition is at or above the partition count
+    /// (the topic shrank since it was drawn):
+    /// `RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION`.
+    LibrdkafkaUnknownPartition = 726,
+    /// librdkafka has not drawn a sticky partition yet, because less than
+    /// `sticky.partitioning.linger.ms` has passed since its clock's origin:
+    /// the record waits on the unassigned partition.
+    LibrdkafkaStickyPartitionUnassigned = 727,
+    /// `sticky.partitioning.linger.ms` outside librdkafka's range
+    /// `0..900000`.
+    LibrdkafkaStickyLingerOutOfRange = 728,
+    /// A streaming Kafka murmur2 hasher was fed a different number of bytes
+    /// than announced (MurmurHash2 seeds with the total length).
+    KafkaMurmur2LengthMismatch = 729,
+    // 800-899: topic lookup (the lookup drivers, the coalescing table and
+    // the lookup throttle). 800 itself is not assigned.
+    /// Not a `ServerError` code of `PulsarApi.proto` (0 to 25).
+    UnknownServerError = 801,
+    /// The broker failed the lookup with a `ServerError` (the action's
+    /// `server_error`; `_error_message` gives the broker's message).
+    LookupServerError = 802,
+    /// The lookup response had no response type.
+    LookupEmptyResponse = 803,
+    /// A `Connect` or `Redirect` response had no broker URL of the kind
+    /// the client uses (TLS or not).
+    LookupMissingBrokerUrl = 804,
+    /// More redirects than `max_redirects` (Java's `LookupException`).
+    LookupTooManyRedirects = 805,
+    /// The lookup was redirected back to an address it already asked with
+    /// the same authoritative flag (see `_chain_len` for the chain).
+    LookupRedirectLoop = 806,
+    /// A broker address is longer than the 320 bytes a lookup holds.
+    LookupAddressTooLong = 807,
+    /// The connection to the broker failed.
+    LookupConnectionFailed = 808,
+    /// A lookup request got no answer within the operation timeout.
+    LookupRequestTimeout = 809,
+    /// The connection's lookup throttle is full (Java's
+    /// `TooManyRequestsException`).
+    LookupTooManyRequests = 810,
+    /// Partitioned metadata without auto-creation was asked of a broker
+    /// without PIP-344, and the fallback is off.
+    LookupFeatureNotSupported = 811,
+    /// The lookup timeout passed before an answer.
+    LookupDeadlineExceeded = 812,
+    /// The coalescing table has no free slot for another lookup.
+    LookupCoalescingTableFull = 813,
+    /// A lookup in flight already has `UINT32_MAX` waiters.
+    LookupTooManyWaiters = 814,
+    /// The Go client's fixed limit of 20 lookup responses was reached.
+    LookupGoRedirectLimit = 815,
+    /// Not one of the `pulsar_routing_metadata_event` values (0 to 5).
+    LookupUnknownEvent = 816,
+    /// Not one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
+    UnknownLookupProfile = 817,
+    /// `max.in.flight.requests.per.connection` below 1 (Kafka's
+    /// `ConfigException`).
+    SenderMaxInFlightTooSmall = 900,
+    /// `enable.idempotence` with `max.in.flight.requests.per.connection`
+    /// above 5 (Kafka's `ConfigException`).
+    SenderMaxInFlightTooLargeForIdempotence = 901,
+    /// The node id is not one of the sender gate's nodes.
+    SenderUnknownNode = 902,
+    /// A node id is listed twice for a sender gate.
+    SenderDuplicateNode = 903,
+    /// A produce request to a node that does not pass the readiness gate:
+    /// nothing was sent (`pulsar_routing_sender_gate_check` says why).
+    SenderNotReady = 904,
+    /// A produce response from a node with no request in flight.
+    SenderNoRequestInFlight = 905,
+    /// A connection event that does not apply in the node's connection
+    /// state; nothing changed.
+    SenderInvalidTransition = 906,
+    /// Not one of the `PULSAR_ROUTING_CONNECTION_EVENT_*`,
+    /// `PULSAR_ROUTING_PRODUCE_OUTCOME_*`, `PULSAR_ROUTING_METADATA_EVENT_*`,
+    /// `PULSAR_ROUTING_READINESS_*` or `PULSAR_ROUTING_CONNECTION_STATE_*`
+    /// values.
+    SenderUnknownValue = 907,
+    /// A negative `maxPendingMessages` (Pulsar's producer builder refuses
+    /// it).
+    MaxPendingMessagesNegative = 910,
+    /// The producer's pending queue is full and `blockIfQueueFull` is off:
+    /// the send fails (Java's `ProducerQueueIsFullError`).
+    ProducerQueueIsFull = 911,
+    /// The producer's pending queue is full and `blockIfQueueFull` is on:
+    /// the send would block until a pending message completes.
+    ProducerQueueWouldBlock = 912,
 }
 
 impl pulsar_routing_status {
     /// Every status, for tests that walk them all. (A function, not a
     /// constant, so that cbindgen does not try to put it in the header.)
-    pub const fn all() -> [Self; 99] {
+    pub const fn all() -> [Self; 135] {
         [
             Self::Ok,
             Self::NullParameter,
@@ -399,6 +499,42 @@ impl pulsar_routing_status {
             Self::GoAtoiRange,
             Self::UnknownLibrdkafkaPartitioner,
             Self::LibrdkafkaRandomPartition,
+            Self::KafkaInvalidStickyBatchSize,
+            Self::KafkaLoadStatsShape,
+            Self::KafkaCorruptLoadStats,
+            Self::KafkaPartitionOutOfRange,
+            Self::LibrdkafkaUnknownPartition,
+            Self::LibrdkafkaStickyPartitionUnassigned,
+            Self::LibrdkafkaStickyLingerOutOfRange,
+            Self::KafkaMurmur2LengthMismatch,
+            Self::UnknownLookupProfile,
+            Self::UnknownServerError,
+            Self::LookupServerError,
+            Self::LookupEmptyResponse,
+            Self::LookupMissingBrokerUrl,
+            Self::LookupTooManyRedirects,
+            Self::LookupRedirectLoop,
+            Self::LookupAddressTooLong,
+            Self::LookupConnectionFailed,
+            Self::LookupRequestTimeout,
+            Self::LookupTooManyRequests,
+            Self::LookupFeatureNotSupported,
+            Self::LookupDeadlineExceeded,
+            Self::LookupCoalescingTableFull,
+            Self::LookupTooManyWaiters,
+            Self::LookupGoRedirectLimit,
+            Self::LookupUnknownEvent,
+            Self::SenderMaxInFlightTooSmall,
+            Self::SenderMaxInFlightTooLargeForIdempotence,
+            Self::SenderUnknownNode,
+            Self::SenderDuplicateNode,
+            Self::SenderNotReady,
+            Self::SenderNoRequestInFlight,
+            Self::SenderInvalidTransition,
+            Self::SenderUnknownValue,
+            Self::MaxPendingMessagesNegative,
+            Self::ProducerQueueIsFull,
+            Self::ProducerQueueWouldBlock,
         ]
     }
 
@@ -590,6 +726,78 @@ impl pulsar_routing_status {
             }
             Self::LibrdkafkaRandomPartition => {
                 c"the librdkafka partitioner picks a random partition for this key"
+            }
+            // The core's messages without their numbers.
+            Self::KafkaInvalidStickyBatchSize => c"stickyBatchSize must be >= 1",
+            Self::KafkaLoadStatsShape => {
+                c"partition load stats need as many queue sizes as partition ids and a length within them"
+            }
+            Self::KafkaCorruptLoadStats => {
+                c"partition load stats overflowed: the cumulative frequency total is not positive"
+            }
+            Self::KafkaPartitionOutOfRange => {
+                c"partition is not in the range [0...num_partitions)"
+            }
+            Self::LibrdkafkaUnknownPartition => c"Local: Unknown partition",
+            Self::LibrdkafkaStickyPartitionUnassigned => {
+                c"librdkafka has not chosen a sticky partition yet (less than sticky.partitioning.linger.ms since the clock's origin): the record waits on the unassigned partition"
+            }
+            Self::LibrdkafkaStickyLingerOutOfRange => {
+                c"Configuration property \"sticky.partitioning.linger.ms\" value is outside allowed range 0..900000"
+            }
+            Self::KafkaMurmur2LengthMismatch => {
+                c"murmur2 hasher was announced a different number of bytes than it was fed: MurmurHash2 seeds with the total length"
+            }
+            Self::UnknownLookupProfile => c"unknown lookup profile: expected java or go",
+            Self::UnknownServerError => c"unknown ServerError code",
+            Self::LookupServerError => c"the broker failed the lookup",
+            Self::LookupEmptyResponse => c"Empty lookup response",
+            Self::LookupMissingBrokerUrl => c"the lookup response has no broker URL",
+            Self::LookupTooManyRedirects => c"Too many redirects",
+            Self::LookupRedirectLoop => c"Redirect loop",
+            Self::LookupAddressTooLong => c"a broker address is longer than a lookup can hold",
+            Self::LookupConnectionFailed => c"Connection to the broker failed",
+            Self::LookupRequestTimeout => c"Lookup request timeout",
+            Self::LookupTooManyRequests => c"Requests number out of config: too many lookup requests outstanding and pending",
+            Self::LookupFeatureNotSupported => c"The feature of getting partitions without auto-creation is not supported by the broker. Please upgrade the broker to version that supports PIP-344 to resolve this issue.",
+            Self::LookupDeadlineExceeded => c"Lookup timed out",
+            Self::LookupCoalescingTableFull => c"the lookup coalescing table is full",
+            Self::LookupTooManyWaiters => c"a lookup in flight has too many waiters",
+            Self::LookupGoRedirectLimit => c"exceeded max number of redirection during topic lookup",
+            Self::LookupUnknownEvent => c"unknown partitioned-metadata event",
+            // The sender gate's messages without their numbers.
+            Self::SenderMaxInFlightTooSmall => {
+                c"Invalid value for configuration max.in.flight.requests.per.connection: Value must be at least 1"
+            }
+            Self::SenderMaxInFlightTooLargeForIdempotence => {
+                c"To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5."
+            }
+            Self::SenderUnknownNode => {
+                c"unknown node"
+            }
+            Self::SenderDuplicateNode => {
+                c"a node is listed twice"
+            }
+            Self::SenderNotReady => {
+                c"cannot send: the node is not ready"
+            }
+            Self::SenderNoRequestInFlight => {
+                c"a response from a node which has no request in flight"
+            }
+            Self::SenderInvalidTransition => {
+                c"the connection event is not valid in the node's connection state"
+            }
+            Self::SenderUnknownValue => {
+                c"not a known connection event, produce outcome, metadata event, readiness reason or connection state"
+            }
+            Self::MaxPendingMessagesNegative => {
+                c"maxPendingMessages needs to be >= 0"
+            }
+            Self::ProducerQueueIsFull => {
+                c"Producer send queue is full"
+            }
+            Self::ProducerQueueWouldBlock => {
+                c"Producer send queue is full: the send would block until a pending message completes (blockIfQueueFull=true)"
             }
         }
     }
@@ -838,8 +1046,8 @@ impl From<ProfileConfigError> for pulsar_routing_status {
                 ..
             } => Self::PythonSchemeNotSelectable,
             ProfileConfigError::UnsupportedScheme { .. } => Self::ProfileSchemeUnsupported,
-            // Every client has every mode today, and the C functions build
-            // no Java batching config: as for RouteError above.
+            ProfileConfigError::Java(e) => Self::from(e),
+            // Every client has every mode today: as for RouteError above.
             _ => Self::Panic,
         }
     }
@@ -854,5 +1062,27 @@ impl From<ProfileRouteError> for pulsar_routing_status {
             // As for RouteError above.
             _ => Self::Panic,
         }
+    }
+}
+
+impl From<KafkaError> for pulsar_routing_status {
+    fn from(e: KafkaError) -> Self {
+        match e {
+            KafkaError::InvalidStickyBatchSize(_) => Self::KafkaInvalidStickyBatchSize,
+            KafkaError::LoadStatsShape { .. } => Self::KafkaLoadStatsShape,
+            KafkaError::CorruptLoadStats(_) => Self::KafkaCorruptLoadStats,
+            KafkaError::PartitionOutOfRange { .. } => Self::KafkaPartitionOutOfRange,
+            KafkaError::UnknownPartition(_) => Self::LibrdkafkaUnknownPartition,
+            KafkaError::StickyPartitionUnassigned => Self::LibrdkafkaStickyPartitionUnassigned,
+            KafkaError::StickyLingerOutOfRange(_) => Self::LibrdkafkaStickyLingerOutOfRange,
+            // As for RouteError above.
+            _ => Self::Panic,
+        }
+    }
+}
+
+impl From<Murmur2LengthMismatch> for pulsar_routing_status {
+    fn from(_: Murmur2LengthMismatch) -> Self {
+        Self::KafkaMurmur2LengthMismatch
     }
 }

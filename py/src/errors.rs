@@ -95,6 +95,86 @@ create_exception!(
     PulsarRoutingError,
     "A key the client cannot route: BoostHash of an unknown Boost build (not reproducible), or a key the client cannot be given."
 );
+create_exception!(
+    pulsar_routing,
+    KafkaPartitionError,
+    PulsarRoutingError,
+    "A Kafka sticky partitioner could not place a record: load statistics of the wrong shape or overflowed, an available partition beyond the partition count, or librdkafka's sticky partition unassigned or unknown (its message)."
+);
+
+create_exception!(
+    pulsar_routing,
+    SenderConfigError,
+    PulsarRoutingError,
+    "A producer configuration the Kafka client refuses at build time (its ConfigException message), or a negative Pulsar maxPendingMessages."
+);
+create_exception!(
+    pulsar_routing,
+    SenderError,
+    PulsarRoutingError,
+    "A sender gate event that does not apply: an unknown or repeated node, a connection event invalid in the node's state, or a response with no request in flight."
+);
+create_exception!(
+    pulsar_routing,
+    SenderNotReadyError,
+    SenderError,
+    "A produce request to a node that does not pass the readiness gate; nothing was sent.\n\n\
+     The attribute `readiness` is the Readiness that says why."
+);
+create_exception!(
+    pulsar_routing,
+    ProducerQueueIsFullError,
+    PulsarRoutingError,
+    "The Pulsar producer's pending queue holds maxPendingMessages messages: Java's ProducerQueueIsFullError.\n\n\
+     The attribute `would_block` is True with blockIfQueueFull (the send would block) and False when it would fail."
+);
+
+create_exception!(
+    pulsar_routing,
+    TopicLookupError,
+    PulsarRoutingError,
+    "A topic lookup failed, or a lookup table or throttle refused a request.\n\n\
+     The attribute `kind` names the failure (\"server_error\", \"too_many_redirects\", \"redirect_loop\",\n\
+     \"deadline_exceeded\", \"too_many_requests\", \"connection_failed\", ...)."
+);
+create_exception!(
+    pulsar_routing,
+    LookupFailedError,
+    TopicLookupError,
+    "The broker answered the lookup with Failed: `server_error` is the ServerError name and\n\
+     `server_message` the broker's message."
+);
+create_exception!(
+    pulsar_routing,
+    TooManyRedirectsError,
+    TopicLookupError,
+    "More redirects than the limit: Java's LookupException \"Too many redirects: N\" (`limit` is N)."
+);
+create_exception!(
+    pulsar_routing,
+    RedirectLoopError,
+    TopicLookupError,
+    "The lookup was redirected back to an address it had asked with the same authoritative flag;\n\
+     `chain` is the list of (address, authoritative) hops."
+);
+create_exception!(
+    pulsar_routing,
+    LookupTimeoutError,
+    TopicLookupError,
+    "The lookup timeout passed: `attempts`, `elapsed_ms`, and `last_error` (the last attempt's message or None)."
+);
+create_exception!(
+    pulsar_routing,
+    TooManyRequestsError,
+    TopicLookupError,
+    "The connection's lookup throttle is full (Java's TooManyRequestsException): `in_flight` and `queued`."
+);
+create_exception!(
+    pulsar_routing,
+    CoalescingTableFullError,
+    TopicLookupError,
+    "The table of lookups in flight has no free slot: `capacity`."
+);
 
 /// `DivisionByZeroError` derives from both `PulsarRoutingError` and the
 /// builtin `ZeroDivisionError`, so `except ZeroDivisionError` catches it as

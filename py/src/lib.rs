@@ -14,8 +14,11 @@ mod hashes;
 mod key_shared;
 mod key_shared_batch;
 mod keys;
+mod lookup;
+mod profile_routers;
 mod profiles;
 mod routers;
+mod sender;
 mod topic_batch;
 mod topics;
 
@@ -39,9 +42,10 @@ mod _pulsar_routing {
     };
     #[pymodule_export]
     use crate::errors::{
-        BundleError, ConsumerAssignError, IllegalPartitionIndexError, KeySharedPolicyError,
-        PartitionCountError, ProfileConfigError, ProfileRouteError, PulsarRoutingError,
-        RoutingConfigError, SelectorConfigError, TopicNameError, UnknownHashingSchemeError,
+        BundleError, ConsumerAssignError, IllegalPartitionIndexError, KafkaPartitionError,
+        KeySharedPolicyError, PartitionCountError, ProfileConfigError, ProfileRouteError,
+        PulsarRoutingError, RoutingConfigError, SelectorConfigError, TopicNameError,
+        UnknownHashingSchemeError,
     };
     #[pymodule_export]
     use crate::hashes::{
@@ -57,15 +61,41 @@ mod _pulsar_routing {
     #[pymodule_export]
     use crate::keys::{partition_for_key, partition_for_key_bytes, routing_key_hash};
     #[pymodule_export]
+    use crate::profile_routers::{
+        PyKafkaBuiltInPartitioner, PyKafkaJavaClientPartitioner, PyLibrdkafkaProducer,
+        PyProfileRouter, kafka_partition_load_stats, librdkafka_default_sticky_linger_ms,
+        librdkafka_partition, librdkafka_random_partition,
+    };
+    #[pymodule_export]
     use crate::profiles::{
-        cpp_partition_index, go_partition_index, kafka_fnv1a, kafka_murmur2, kafka_partition,
-        kafka_partitions, kafka_to_positive, profile_key_hash, profile_key_hash_name,
-        profile_partition, profile_partitions,
+        PyKafkaMurmur2Hasher, boost_hash_1_74_x86_64_raw, cpp_partition_index,
+        cpp_partitioned_producer_check, go_atoi, go_partition_index, kafka_fnv1a, kafka_murmur2,
+        kafka_partition, kafka_partitions, kafka_to_positive, profile_key_hash,
+        profile_key_hash_name, profile_partition, profile_partitions,
     };
     #[pymodule_export]
     use crate::routers::{
         PyCustomRouter, PyMessageRoutingMode, PyRoundRobinRouter, PySinglePartitionRouter,
         check_partition, partition_switch_ms, resolve_routing_mode,
+    };
+    #[pymodule_export]
+    use crate::errors::{
+        ProducerQueueIsFullError, SenderConfigError, SenderError, SenderNotReadyError,
+    };
+    #[pymodule_export]
+    use crate::sender::{
+        PyPendingQueue, PyReadiness, PySenderConfig, PySenderGate,
+        py_required_max_pending_messages,
+    };
+    #[pymodule_export]
+    use crate::errors::{
+        CoalescingTableFullError, LookupFailedError, LookupTimeoutError, RedirectLoopError,
+        TooManyRedirectsError, TooManyRequestsError, TopicLookupError,
+    };
+    #[pymodule_export]
+    use crate::lookup::{
+        PyBackoff, PyLookupAction, PyLookupCoalescer, PyLookupThrottle, PyPartitionedMetadataLookup,
+        PyTopicLookup, producer_start_topics,
     };
     #[pymodule_export]
     use crate::topics::{PyTopicName, get_partition_index};
@@ -80,6 +110,7 @@ mod _pulsar_routing {
             "NONE_KEY",
             pyo3::types::PyBytes::new(m.py(), pulsar_routing::key_shared::NONE_KEY),
         )?;
+        m.add("KAFKA_MURMUR2_SEED", pulsar_routing::kafka::MURMUR2_SEED)?;
         m.add(
             "DivisionByZeroError",
             crate::errors::division_by_zero_type(m.py())?,

@@ -146,7 +146,7 @@ fn status_codes_are_unique_and_stable() {
         644,
         655,
         712,
-        722,
+        730,
         800,
         u32::MAX,
     ] {

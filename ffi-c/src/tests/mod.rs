@@ -13,7 +13,9 @@
 mod api;
 mod bundles;
 mod key_shared;
+mod lookup;
 mod no_alloc;
 mod profiles;
+mod sender;
 mod topic_names;
 mod version;

@@ -8,13 +8,38 @@ from numpy.typing import NDArray
 from typing_extensions import Buffer, Self, TypeAlias
 
 __all__ = [
+    "Backoff",
+    "CoalescingTableFullError",
+    "LookupAction",
+    "LookupCoalescer",
+    "LookupFailedError",
+    "LookupThrottle",
+    "LookupTimeoutError",
+    "PartitionedMetadataLookup",
+    "RedirectLoopError",
+    "TooManyRedirectsError",
+    "TooManyRequestsError",
+    "TopicLookup",
+    "TopicLookupError",
+    "producer_start_topics",
+    "PendingQueue",
+    "ProducerQueueIsFullError",
+    "Readiness",
+    "required_max_pending_messages",
+    "SenderConfig",
+    "SenderConfigError",
+    "SenderError",
+    "SenderGate",
+    "SenderNotReadyError",
     "AutoSplitSelector",
+    "boost_hash_1_74_x86_64_raw",
     "BundleError",
     "BundleRange",
     "check_partition",
     "ConsistentHashingSelector",
     "ConsumerAssignError",
     "cpp_partition_index",
+    "cpp_partitioned_producer_check",
     "Crc32",
     "crc32",
     "CustomRouter",
@@ -22,6 +47,7 @@ __all__ = [
     "DivisionByZeroError",
     "ExclusiveSelector",
     "get_partition_index",
+    "go_atoi",
     "go_partition_index",
     "IllegalPartitionIndexError",
     "Impact",
@@ -30,12 +56,22 @@ __all__ = [
     "java_string_hash_bytes",
     "java_string_hashcode",
     "java_string_hashcode_bytes",
+    "KAFKA_MURMUR2_SEED",
     "kafka_fnv1a",
     "kafka_murmur2",
     "kafka_partition",
+    "kafka_partition_load_stats",
     "kafka_partitions",
     "kafka_to_positive",
+    "KafkaBuiltInPartitioner",
+    "KafkaJavaClientPartitioner",
+    "KafkaMurmur2Hasher",
+    "KafkaPartitionError",
     "KeySharedPolicyError",
+    "librdkafka_default_sticky_linger_ms",
+    "librdkafka_partition",
+    "librdkafka_random_partition",
+    "LibrdkafkaProducer",
     "MessageRoutingMode",
     "murmur3_32",
     "murmur3_32_raw",
@@ -54,6 +90,7 @@ __all__ = [
     "profile_partitions",
     "ProfileConfigError",
     "ProfileRouteError",
+    "ProfileRouter",
     "PulsarRoutingError",
     "resolve_routing_mode",
     "ring_point",
@@ -115,6 +152,9 @@ class ProfileConfigError(PulsarRoutingError):
 
 class ProfileRouteError(PulsarRoutingError):
     """A key the client cannot route: BoostHash of an unknown Boost build (not reproducible), or a key the client cannot be given."""
+
+class KafkaPartitionError(PulsarRoutingError):
+    """A Kafka sticky partitioner could not place a record (bad load statistics, an available partition out of range, or librdkafka's sticky partition unassigned or unknown)."""
 
 class TopicNameError(PulsarRoutingError):
     """A topic name Java's TopicName.get rejects, with Java's message."""
@@ -300,8 +340,370 @@ def kafka_partitions(
 ) -> NDArray[np.int32]:
     """kafka_partition of every key as an int32 array; -1 where it would pick at random or stick."""
 
+# The keyless state machines: every client's router and Kafka's sticky partitioners.
+
+@final
+class ProfileRouter:
+    """One producer's router of any client, keyless state machine included; thread-safe."""
+
+    def __new__(
+        cls,
+        profile: _Profile = "java",
+        *,
+        scheme: str | None = None,
+        mode: str | None = None,
+        unsigned_char: bool = False,
+        boost_1_74_x86_64: bool = False,
+        batching: bool | None = None,
+        batching_max_messages: int | None = None,
+        batching_max_bytes: int | None = None,
+        batching_max_publish_delay_ns: int | None = None,
+        partition_switch_frequency: int | None = None,
+        start: int = 0,
+        created_ns: int = 0,
+    ) -> Self: ...
+    def route(
+        self,
+        key: _Key,
+        num_partitions: int,
+        *,
+        now_ns: int | None = None,
+        payload_len: int = 0,
+        ordering_key: str | bytes | None = None,
+    ) -> int:
+        """Routes one message and advances the keyless state; now_ns=None reads the clock."""
+
+    @property
+    def profile(self) -> str: ...
+
+@final
+class KafkaBuiltInPartitioner:
+    """Kafka's Java-client sticky partitioner for keyless records (KIP-794); thread-safe."""
+
+    def __new__(cls, sticky_batch_size: int, /) -> Self: ...
+    @staticmethod
+    def for_batch_size(batch_size: int = 16384) -> KafkaBuiltInPartitioner: ...
+    def peek_partition(
+        self,
+        num_partitions: int,
+        random: int,
+        *,
+        available: Sequence[int] | None = None,
+        queue_sizes: Sequence[int] | None = None,
+        partition_ids: Sequence[int] | None = None,
+        load_length: int | None = None,
+    ) -> int:
+        """The partition the next keyless record goes to, drawing one if none was drawn yet."""
+
+    def update_partition_info(
+        self,
+        appended_bytes: int,
+        enable_switch: bool,
+        num_partitions: int,
+        random: int,
+        *,
+        available: Sequence[int] | None = None,
+        queue_sizes: Sequence[int] | None = None,
+        partition_ids: Sequence[int] | None = None,
+        load_length: int | None = None,
+    ) -> int | None:
+        """Counts appended_bytes; the new partition if it switched, else None."""
+
+    @property
+    def sticky_batch_size(self) -> int: ...
+    @property
+    def current(self) -> tuple[int, int] | None: ...
+
+@final
+class KafkaJavaClientPartitioner:
+    """The Java KafkaProducer's partition choice for one topic (murmur2 keys, sticky keyless); thread-safe."""
+
+    def __new__(cls, batch_size: int = 16384, *, ignore_keys: bool = False) -> Self: ...
+    def append(
+        self,
+        key: str | bytes | None,
+        appended_bytes: int,
+        enable_switch: bool,
+        num_partitions: int,
+        random: int,
+        *,
+        available: Sequence[int] | None = None,
+        queue_sizes: Sequence[int] | None = None,
+        partition_ids: Sequence[int] | None = None,
+        load_length: int | None = None,
+    ) -> int:
+        """The partition the record is appended to."""
+
+    @property
+    def current(self) -> tuple[int, int] | None: ...
+
+@final
+class LibrdkafkaProducer:
+    """librdkafka's producer-side partition choice with its time-based sticky partition; thread-safe."""
+
+    def __new__(cls, partitioner: str = "consistent_random", sticky_linger_ms: int = 10) -> Self: ...
+    def partition(
+        self,
+        key: str | bytes | None,
+        num_partitions: int,
+        now_us: int,
+        random: int,
+        *,
+        second_random: int | None = None,
+        available: Sequence[int] | None = None,
+    ) -> int:
+        """The partition of a message produced at now_us (microseconds)."""
+
+    @property
+    def partitioner(self) -> str: ...
+    @property
+    def sticky_partition(self) -> int | None: ...
+
+KAFKA_MURMUR2_SEED: int
+
+@final
+class KafkaMurmur2Hasher:
+    """Streaming Kafka murmur2 of a key of total_len bytes (MurmurHash2 seeds with the length)."""
+
+    def __new__(cls, total_len: int, data: str | _Bytes | None = None, /) -> Self: ...
+    def update(self, data: str | _Bytes, /) -> Self:
+        """Feeds more bytes; returns the hasher."""
+
+    def finalize(self) -> int:
+        """kafka_murmur2 of everything fed; PulsarRoutingError unless exactly total_len bytes were fed."""
+
+    def copy(self) -> KafkaMurmur2Hasher:
+        """An independent hasher with the same input so far."""
+
+def cpp_partitioned_producer_check(partition: int, num_partitions: int) -> int:
+    """C++'s producer check: the short-cast partition, or ProfileRouteError where the send fails."""
+
+def boost_hash_1_74_x86_64_raw(data: str | _Bytes, /) -> int:
+    """Boost 1.74's 64-bit boost::hash<std::string> on x86-64 (BoostHash masks it to 31 bits)."""
+
+def go_atoi(text: str, /) -> int:
+    """Go's strconv.Atoi; raises PulsarRoutingError with Go's message."""
+
+def kafka_partition_load_stats(
+    queue_sizes: Sequence[int], partition_ids: Sequence[int], length: int | None = None
+) -> list[int] | None:
+    """Kafka's cumulative frequency table of queue sizes, or None where adaptive partitioning is off."""
+
+def librdkafka_random_partition(
+    num_partitions: int,
+    random: int,
+    *,
+    second_random: int | None = None,
+    available: Sequence[int] | None = None,
+) -> int:
+    """rd_kafka_msg_partitioner_random with its draws given."""
+
+def librdkafka_partition(
+    key: str | bytes | None,
+    num_partitions: int,
+    partitioner: str,
+    random: int,
+    *,
+    second_random: int | None = None,
+    available: Sequence[int] | None = None,
+) -> int:
+    """The exported rd_kafka_msg_partitioner_<name> function with its draws given."""
+
+def librdkafka_default_sticky_linger_ms(linger_ms: float = 5.0, /) -> int:
+    """sticky.partitioning.linger.ms when unset: min(900000, int(2 * linger_ms))."""
+
 def check_partition(partition: int, num_partitions: int) -> int:
     """Returns partition if it is in [0, num_partitions), else raises IllegalPartitionIndexError."""
+
+# Topic lookup.
+
+class TopicLookupError(PulsarRoutingError):
+    kind: str
+
+class LookupFailedError(TopicLookupError):
+    server_error: str
+    server_message: str
+
+class TooManyRedirectsError(TopicLookupError):
+    limit: int
+
+class RedirectLoopError(TopicLookupError):
+    chain: list[tuple[str, bool]]
+
+class LookupTimeoutError(TopicLookupError):
+    attempts: int
+    elapsed_ms: int
+    last_error: str | None
+
+class TooManyRequestsError(TopicLookupError):
+    in_flight: int
+    queued: int
+
+class CoalescingTableFullError(TopicLookupError):
+    capacity: int
+
+@final
+class LookupAction:
+    """What the client does next (kind), with the details and the reason."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def logical_address(self) -> str | None: ...
+    @property
+    def physical_address(self) -> str | None: ...
+    @property
+    def authoritative(self) -> bool: ...
+    @property
+    def send_properties(self) -> bool: ...
+    @property
+    def use_proxy(self) -> bool: ...
+    @property
+    def metadata_auto_creation(self) -> bool: ...
+    @property
+    def redirects(self) -> int: ...
+    @property
+    def attempt(self) -> int: ...
+    @property
+    def at_ms(self) -> int | None: ...
+    @property
+    def delay_ms(self) -> int | None: ...
+    @property
+    def partitions(self) -> int | None: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def error_kind(self) -> str | None: ...
+    @property
+    def server_error(self) -> str | None: ...
+    @property
+    def server_message(self) -> str | None: ...
+    @property
+    def chain(self) -> list[tuple[str, bool]]: ...
+    @property
+    def reason(self) -> str: ...
+    def exception(self) -> TopicLookupError | None:
+        """The exception of a "failed" or "retry_at" action."""
+
+    def raise_for_error(self) -> None:
+        """Raises the exception of a "failed" action."""
+
+_ServerErrorArg: TypeAlias = str | int
+
+@final
+class TopicLookup:
+    """One topic lookup, driven step by step; thread-safe."""
+
+    def __new__(
+        cls,
+        service_address: str,
+        *,
+        use_tls: bool = False,
+        max_redirects: int = 20,
+        profile: str = "java",
+        operation_timeout_ms: int = 30000,
+        lookup_timeout_ms: int | None = None,
+        retry: bool = True,
+        detect_redirect_loops: bool = True,
+        jitter_seed: int = 0,
+        chain_capacity: int = 21,
+    ) -> Self: ...
+    def start(self, now_ms: int) -> LookupAction: ...
+    def on_response(
+        self,
+        kind: str | None,
+        now_ms: int,
+        *,
+        broker_service_url: str | None = None,
+        broker_service_url_tls: str | None = None,
+        authoritative: bool = False,
+        proxy_through_service_url: bool = False,
+        error: _ServerErrorArg | None = None,
+        message: str | None = None,
+    ) -> LookupAction: ...
+    def on_connection_failed(self, now_ms: int) -> LookupAction: ...
+    def on_request_timeout(self, now_ms: int) -> LookupAction: ...
+    def on_throttled(self, now_ms: int, in_flight: int = 0, queued: int = 0) -> LookupAction: ...
+    def on_retry_timer(self, now_ms: int) -> LookupAction: ...
+    @property
+    def chain(self) -> list[tuple[str, bool]]: ...
+    @property
+    def is_finished(self) -> bool: ...
+    @property
+    def attempts(self) -> int: ...
+    @property
+    def deadline_ms(self) -> int | None: ...
+    @property
+    def server_message(self) -> str: ...
+
+@final
+class PartitionedMetadataLookup:
+    """The partitioned-metadata step before a producer starts; thread-safe."""
+
+    def __new__(
+        cls,
+        service_address: str,
+        *,
+        operation_timeout_ms: int = 30000,
+        lookup_timeout_ms: int | None = None,
+        metadata_auto_creation: bool = True,
+        use_fallback_for_non_pip344: bool = False,
+        jitter_seed: int = 0,
+    ) -> Self: ...
+    def start(self, now_ms: int) -> LookupAction: ...
+    def on_connected(self, supports_pip344: bool, now_ms: int) -> LookupAction: ...
+    def on_response(
+        self,
+        now_ms: int,
+        *,
+        partitions: int = 0,
+        error: _ServerErrorArg | None = None,
+        message: str | None = None,
+    ) -> LookupAction: ...
+    def on_connection_failed(self, now_ms: int) -> LookupAction: ...
+    def on_retry_timer(self, now_ms: int) -> LookupAction: ...
+    @property
+    def is_finished(self) -> bool: ...
+
+def producer_start_topics(topic: str, partitions: int) -> list[str]:
+    """The topics a producer looks up: the topic itself, or one per partition."""
+
+@final
+class LookupCoalescer:
+    """Lookups in flight, shared by concurrent requests; bounded, thread-safe."""
+
+    def __new__(cls, capacity: int = 1024) -> Self: ...
+    def join(
+        self, topic: str, properties: dict[str, str] | None = None, waiter: object = None
+    ) -> bool: ...
+    def complete(self, topic: str, properties: dict[str, str] | None = None) -> list[Any]: ...
+    def __len__(self) -> int: ...
+    @property
+    def capacity(self) -> int: ...
+
+@final
+class Backoff:
+    """The Java client's Backoff, with the clock and the randomness as arguments; thread-safe."""
+
+    def __new__(
+        cls, initial_ms: int = 100, max_ms: int = 60000, mandatory_stop_ms: int = 60000
+    ) -> Self: ...
+    def next(self, now_ms: int, random: int = 0) -> int: ...
+    def reset(self) -> None: ...
+
+@final
+class LookupThrottle:
+    """A connection's lookup limits (concurrentLookupRequest, maxLookupRequest)."""
+
+    def __new__(
+        cls, concurrent_lookup_requests: int = 5000, max_lookup_requests: int = 50000
+    ) -> Self: ...
+    def acquire(self) -> str: ...
+    def release(self) -> bool: ...
+    @property
+    def in_flight(self) -> int: ...
+    @property
+    def queued(self) -> int: ...
 
 # Routers.
 
@@ -742,3 +1144,125 @@ class ExclusiveSelector:
     def copy(self) -> ExclusiveSelector: ...
     def __len__(self) -> int: ...
     def __contains__(self, consumer_id: object, /) -> bool: ...
+
+class SenderConfigError(PulsarRoutingError): ...
+class SenderError(PulsarRoutingError): ...
+
+class SenderNotReadyError(SenderError):
+    readiness: Readiness
+
+class ProducerQueueIsFullError(PulsarRoutingError):
+    would_block: bool
+
+@final
+class SenderConfig:
+    """Kafka producer settings read by the sender gate; Kafka's defaults and checks."""
+
+    def __new__(
+        cls,
+        max_in_flight: int = 5,
+        enable_idempotence: bool = True,
+        *,
+        reconnect_backoff_ms: int = 50,
+        reconnect_backoff_max_ms: int = 1000,
+        metadata_max_age_ms: int = 300000,
+        retry_backoff_ms: int = 100,
+        retry_backoff_max_ms: int = 1000,
+    ) -> Self: ...
+    @property
+    def max_in_flight(self) -> int: ...
+    @property
+    def enable_idempotence(self) -> bool: ...
+    @property
+    def strict_ordering(self) -> bool: ...
+    @property
+    def reconnect_backoff_ms(self) -> int: ...
+    @property
+    def reconnect_backoff_max_ms(self) -> int: ...
+    @property
+    def metadata_max_age_ms(self) -> int: ...
+    @property
+    def retry_backoff_ms(self) -> int: ...
+    @property
+    def retry_backoff_max_ms(self) -> int: ...
+    def reconnect_backoff(self, attempts: int, jitter: float = 0.5) -> int:
+        """The reconnect backoff after attempts failures; jitter is a draw in [0, 1)."""
+
+@final
+class Readiness:
+    """A node's readiness: "ready" or the first failed check, with its details."""
+
+    @property
+    def node(self) -> int: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def is_ready(self) -> bool: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def in_flight(self) -> int: ...
+    @property
+    def max_in_flight(self) -> int: ...
+    @property
+    def metadata_age_ms(self) -> int: ...
+    @property
+    def metadata_update_requested(self) -> bool: ...
+    @property
+    def backoff_remaining_ms(self) -> int: ...
+
+@final
+class SenderGate:
+    """The Kafka producer's sender readiness gate, driven step by step. Not thread-safe."""
+
+    def __new__(cls, nodes: Sequence[int], config: SenderConfig | None = None) -> Self: ...
+    @property
+    def config(self) -> SenderConfig: ...
+    @property
+    def nodes(self) -> list[int]: ...
+    def ready(self, node: int, now_ms: int) -> Readiness:
+        """NetworkClient.ready: on "initiate_connect" the node moves to CONNECTING."""
+
+    def check(self, node: int, now_ms: int) -> Readiness: ...
+    def filter_ready(self, nodes: list[int], now_ms: int) -> list[Readiness]:
+        """Removes the unready nodes from the list in place; returns every readiness."""
+
+    def connection_event(
+        self, node: int, event: str, now_ms: int, jitter: float = 0.5
+    ) -> None: ...
+    def throttle(self, node: int, until_ms: int) -> None: ...
+    def send(self, node: int, now_ms: int) -> Readiness:
+        """A produce request; raises SenderNotReadyError when the node is not ready."""
+
+    def response(self, node: int, outcome: str = "success") -> None: ...
+    def request_metadata_update(self) -> None: ...
+    def metadata_fetch_started(self) -> None: ...
+    def metadata_updated(self, now_ms: int, jitter: float = 0.5) -> None: ...
+    def metadata_failed(self, now_ms: int, jitter: float = 0.5) -> None: ...
+    def time_to_next_metadata_update(self, now_ms: int) -> int: ...
+    def is_metadata_update_due(self, now_ms: int) -> bool: ...
+    def connection_state(self, node: int) -> str: ...
+    def in_flight(self, node: int) -> int: ...
+    def counters(self, now_ms: int) -> dict[str, int | float]:
+        """connection-count, connection-creation-total, in-flight-requests-count, metadata-age (s)."""
+
+@final
+class PendingQueue:
+    """A Pulsar producer's pending queue (maxPendingMessages, blockIfQueueFull)."""
+
+    def __new__(cls, max_pending_messages: int = 0, block_if_queue_full: bool = False) -> Self: ...
+    def check(self) -> str:
+        """"ok", "would_block" or "would_fail"."""
+
+    def try_enqueue(self) -> None:
+        """Raises ProducerQueueIsFullError when full."""
+
+    def complete(self, n: int = 1) -> None: ...
+    @property
+    def pending(self) -> int: ...
+    @property
+    def max_pending_messages(self) -> int: ...
+    @property
+    def block_if_queue_full(self) -> bool: ...
+
+def required_max_pending_messages(peak_rate_per_sec: int, reconnect_window_ms: int) -> int: ...

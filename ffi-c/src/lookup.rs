@@ -1,0 +1,1303 @@
+//! Topic lookup as sans-IO state machines: the topic lookup driver, the
+//! partitioned-metadata step, the coalescing table and the per-connection
+//! throttle. The caller does the I/O and reports what happened with the
+//! time in milliseconds; each call returns the next action.
+//!
+//! Every handle holds its state behind a mutex: all functions are safe to
+//! call from several threads on the same handle, except `_free`.
+
+use core::ffi::{CStr, c_char};
+use std::ffi::CString;
+use std::sync::Mutex;
+
+use pulsar_routing_core::lookup::{
+    Admission, AttemptError, Hop, InFlight, LookupAction, LookupCoalescer, LookupError,
+    LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataAction,
+    MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError,
+    TopicLookup,
+};
+
+use crate::error::pulsar_routing_status;
+use crate::ffi::{BoxCastable, Out, OutBuf, free_box, to_boxed_mut_ptr, write_display};
+
+/// A lookup profile: one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
+pub type pulsar_routing_lookup_profile = u32;
+/// The Java client (and the C++ client, which is the same).
+pub const PULSAR_ROUTING_LOOKUP_PROFILE_JAVA: pulsar_routing_lookup_profile = 0;
+/// The Go client: a fixed 20 responses, no properties after a redirect,
+/// and the service URL as the physical address with
+/// `proxy_through_service_url`.
+pub const PULSAR_ROUTING_LOOKUP_PROFILE_GO: pulsar_routing_lookup_profile = 1;
+
+/// What an action asks: one of the `PULSAR_ROUTING_LOOKUP_ACTION_*` values.
+pub type pulsar_routing_lookup_action_kind = u32;
+/// Send a `LOOKUP` (topic lookup) to `logical_address` over a connection
+/// to `physical_address`.
+pub const PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP: pulsar_routing_lookup_action_kind = 0;
+/// Call `_on_retry_timer` at `at_ms`; `error` is why the attempt failed.
+pub const PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT: pulsar_routing_lookup_action_kind = 1;
+/// Done: the topic lookup found `logical_address` / `physical_address`;
+/// the metadata lookup found `partitions`.
+pub const PULSAR_ROUTING_LOOKUP_ACTION_DONE: pulsar_routing_lookup_action_kind = 2;
+/// Failed for good with `error`.
+pub const PULSAR_ROUTING_LOOKUP_ACTION_FAILED: pulsar_routing_lookup_action_kind = 3;
+/// The event was not expected now; nothing changed.
+pub const PULSAR_ROUTING_LOOKUP_ACTION_IGNORED: pulsar_routing_lookup_action_kind = 4;
+/// (Metadata lookup) connect to `physical_address`, then call
+/// `_on_connected` with the broker's PIP-344 flag.
+pub const PULSAR_ROUTING_LOOKUP_ACTION_CONNECT: pulsar_routing_lookup_action_kind = 5;
+/// (Metadata lookup) send `PARTITIONED_METADATA` with
+/// `metadata_auto_creation`.
+pub const PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA:
+    pulsar_routing_lookup_action_kind = 6;
+
+/// A topic lookup's options. `pulsar_routing_lookup_options_default` gives
+/// the Java client's defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct pulsar_routing_lookup_options {
+    /// Use `brokerServiceUrlTls`.
+    pub use_tls: bool,
+    /// `maxLookupRedirects` (20); 0 for no limit.
+    pub max_redirects: u32,
+    /// A `PULSAR_ROUTING_LOOKUP_PROFILE_*` value.
+    pub profile: pulsar_routing_lookup_profile,
+    /// `operationTimeoutMs` (30000).
+    pub operation_timeout_ms: u64,
+    /// `lookupTimeoutMs`; 0 means the operation timeout.
+    pub lookup_timeout_ms: u64,
+    /// Retry retriable failures with backoff until the deadline (true).
+    pub retry: bool,
+    /// Fail on a redirect loop (true); false is Java's exact behaviour.
+    pub detect_redirect_loops: bool,
+    /// The seed of the backoff jitter.
+    pub jitter_seed: u64,
+}
+
+/// A `CommandLookupTopicResponse`. Strings are NUL-terminated UTF-8, or
+/// NULL when the field is absent.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct pulsar_routing_lookup_response {
+    /// `response`: 0 Redirect, 1 Connect, 2 Failed, -1 (or any other
+    /// value) absent.
+    pub response: i32,
+    /// `brokerServiceUrl`, or NULL.
+    pub broker_service_url: *const c_char,
+    /// `brokerServiceUrlTls`, or NULL.
+    pub broker_service_url_tls: *const c_char,
+    /// `authoritative`.
+    pub authoritative: bool,
+    /// `proxy_through_service_url`.
+    pub proxy_through_service_url: bool,
+    /// `error` (a `ServerError` code), or -1 when absent.
+    pub error: i32,
+    /// `message`, or NULL.
+    pub message: *const c_char,
+}
+
+/// What to do next. The strings belong to the handle and stay valid until
+/// the next call on it (or its `_free`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct pulsar_routing_lookup_action {
+    /// A `PULSAR_ROUTING_LOOKUP_ACTION_*` value.
+    pub kind: pulsar_routing_lookup_action_kind,
+    /// SEND_LOOKUP: the broker asked; DONE: the broker that owns the
+    /// topic. Otherwise NULL.
+    pub logical_address: *const c_char,
+    /// SEND_LOOKUP, CONNECT, DONE: where to connect. Otherwise NULL.
+    pub physical_address: *const c_char,
+    /// SEND_LOOKUP: the request's flag; DONE: the last response's.
+    pub authoritative: bool,
+    /// SEND_LOOKUP: send the lookup properties.
+    pub send_properties: bool,
+    /// DONE: connect through the proxy (`physical_address`).
+    pub use_proxy: bool,
+    /// SEND_PARTITIONED_METADATA: `metadata_auto_creation_enabled`.
+    pub metadata_auto_creation: bool,
+    /// Redirects followed in the attempt.
+    pub redirects: u32,
+    /// The attempt, from 1.
+    pub attempt: u32,
+    /// RETRY_AT: when to call `_on_retry_timer`.
+    pub at_ms: u64,
+    /// RETRY_AT: the backoff delay.
+    pub delay_ms: u64,
+    /// DONE (metadata lookup): the partition count; 0 for a
+    /// non-partitioned topic.
+    pub partitions: u32,
+    /// RETRY_AT: why the attempt failed; FAILED: why the lookup did
+    /// (`LOOKUP_DEADLINE_EXCEEDED` after the timeout); otherwise OK.
+    pub error: pulsar_routing_status,
+    /// The `ServerError` code behind `error` (the last attempt's, for a
+    /// deadline), or -1.
+    pub server_error: i32,
+}
+
+/// An IGNORED action with every other field empty.
+const fn empty_action() -> pulsar_routing_lookup_action {
+    pulsar_routing_lookup_action {
+        kind: PULSAR_ROUTING_LOOKUP_ACTION_IGNORED,
+        logical_address: core::ptr::null(),
+        physical_address: core::ptr::null(),
+        authoritative: false,
+        send_properties: false,
+        use_proxy: false,
+        metadata_auto_creation: false,
+        redirects: 0,
+        attempt: 0,
+        at_ms: 0,
+        delay_ms: 0,
+        partitions: 0,
+        error: pulsar_routing_status::Ok,
+        server_error: -1,
+    }
+}
+
+/// The status of an attempt error.
+pub(crate) fn attempt_status(e: AttemptError) -> pulsar_routing_status {
+    match e {
+        AttemptError::Server(_) => pulsar_routing_status::LookupServerError,
+        AttemptError::EmptyResponse => pulsar_routing_status::LookupEmptyResponse,
+        AttemptError::MissingBrokerUrl { .. } => pulsar_routing_status::LookupMissingBrokerUrl,
+        AttemptError::TooManyRedirects { .. } => pulsar_routing_status::LookupTooManyRedirects,
+        AttemptError::GoRedirectLimit => pulsar_routing_status::LookupGoRedirectLimit,
+        AttemptError::RedirectLoop { .. } => pulsar_routing_status::LookupRedirectLoop,
+        AttemptError::AddressTooLong { .. } => pulsar_routing_status::LookupAddressTooLong,
+        AttemptError::ConnectionFailed => pulsar_routing_status::LookupConnectionFailed,
+        AttemptError::RequestTimeout => pulsar_routing_status::LookupRequestTimeout,
+        AttemptError::TooManyRequests { .. } => pulsar_routing_status::LookupTooManyRequests,
+        AttemptError::FeatureNotSupported => pulsar_routing_status::LookupFeatureNotSupported,
+        // The enum is non_exhaustive: a new variant needs a code here.
+        _ => pulsar_routing_status::Panic,
+    }
+}
+
+fn server_code(e: Option<AttemptError>) -> i32 {
+    match e {
+        Some(AttemptError::Server(s)) => s.code(),
+        _ => -1,
+    }
+}
+
+fn error_fields(e: LookupError) -> (pulsar_routing_status, i32) {
+    match e {
+        LookupError::Attempt(a) => (attempt_status(a), server_code(Some(a))),
+        LookupError::DeadlineExceeded { last, .. } => (
+            pulsar_routing_status::LookupDeadlineExceeded,
+            server_code(last),
+        ),
+        _ => (pulsar_routing_status::Panic, -1),
+    }
+}
+
+/// The Java client's defaults: no TLS, 20 redirects, the Java profile,
+/// 30 s operation timeout, retries and loop detection on, seed 0.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `options_out` must be valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_options_default(
+    options_out: *mut pulsar_routing_lookup_options,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(options_out);
+        let d = LookupOptions::default();
+        out.write(pulsar_routing_lookup_options {
+            use_tls: d.use_tls,
+            max_redirects: d.max_redirects,
+            profile: PULSAR_ROUTING_LOOKUP_PROFILE_JAVA,
+            operation_timeout_ms: d.operation_timeout_ms,
+            lookup_timeout_ms: 0,
+            retry: d.retry,
+            detect_redirect_loops: d.detect_redirect_loops,
+            jitter_seed: d.jitter_seed,
+        });
+        pulsar_routing_status::Ok
+    }
+}
+
+impl pulsar_routing_lookup_options {
+    fn to_core(self) -> Result<LookupOptions, pulsar_routing_status> {
+        let profile = match self.profile {
+            PULSAR_ROUTING_LOOKUP_PROFILE_JAVA => LookupProfile::Java,
+            PULSAR_ROUTING_LOOKUP_PROFILE_GO => LookupProfile::Go,
+            _ => return Err(pulsar_routing_status::UnknownLookupProfile),
+        };
+        Ok(LookupOptions {
+            use_tls: self.use_tls,
+            max_redirects: self.max_redirects,
+            profile,
+            operation_timeout_ms: self.operation_timeout_ms,
+            lookup_timeout_ms: (self.lookup_timeout_ms != 0).then_some(self.lookup_timeout_ms),
+            retry: self.retry,
+            detect_redirect_loops: self.detect_redirect_loops,
+            jitter_seed: self.jitter_seed,
+        })
+    }
+}
+
+/// A NUL-terminated optional string, or an error status.
+///
+/// # Safety
+/// `p` is NULL or a valid NUL-terminated string for `'a`.
+unsafe fn opt_cstr<'a>(p: *const c_char) -> Result<Option<&'a str>, pulsar_routing_status> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-NULL, so NUL-terminated and valid by the contract.
+    let s = unsafe { CStr::from_ptr(p) };
+    s.to_str()
+        .map(Some)
+        .map_err(|_| pulsar_routing_status::InvalidUtf8)
+}
+
+/// Copies a string for C, dropping the impossible interior NULs.
+fn c_string(s: &str) -> CString {
+    CString::new(s.replace('\0', "")).unwrap_or_default()
+}
+
+/// A topic lookup driver. Made by `pulsar_routing_topic_lookup_new`,
+/// released with `pulsar_routing_topic_lookup_free`. Safe to call from
+/// several threads (a mutex serialises the calls); only `_free` needs it to
+/// itself.
+pub struct pulsar_routing_topic_lookup {
+    _private: [u8; 0],
+}
+
+pub(crate) struct TopicLookupHandle {
+    inner: Mutex<TopicLookupInner>,
+}
+
+struct TopicLookupInner {
+    lookup: TopicLookup<Vec<Hop>>,
+    logical: CString,
+    physical: CString,
+}
+
+impl BoxCastable for pulsar_routing_topic_lookup {
+    type RustType = TopicLookupHandle;
+}
+
+impl TopicLookupInner {
+    fn convert(&mut self, action: Action) -> pulsar_routing_lookup_action {
+        let mut out = empty_action();
+        match action {
+            Action::Send {
+                logical,
+                physical,
+                authoritative,
+                send_properties,
+                redirects,
+                attempt,
+            } => {
+                self.logical = c_string(&logical);
+                self.physical = c_string(&physical);
+                out.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP;
+                out.logical_address = self.logical.as_ptr();
+                out.physical_address = self.physical.as_ptr();
+                out.authoritative = authoritative;
+                out.send_properties = send_properties;
+                out.redirects = redirects;
+                out.attempt = attempt;
+            }
+            Action::Retry {
+                at_ms,
+                delay_ms,
+                cause,
+                attempt,
+            } => {
+                out.kind = PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT;
+                out.at_ms = at_ms;
+                out.delay_ms = delay_ms;
+                out.error = attempt_status(cause);
+                out.server_error = server_code(Some(cause));
+                out.attempt = attempt;
+            }
+            Action::Done {
+                logical,
+                physical,
+                use_proxy,
+                authoritative,
+                redirects,
+                attempts,
+            } => {
+                self.logical = c_string(&logical);
+                self.physical = c_string(&physical);
+                out.kind = PULSAR_ROUTING_LOOKUP_ACTION_DONE;
+                out.logical_address = self.logical.as_ptr();
+                out.physical_address = self.physical.as_ptr();
+                out.use_proxy = use_proxy;
+                out.authoritative = authoritative;
+                out.redirects = redirects;
+                out.attempt = attempts;
+            }
+            Action::Failed(e) => {
+                out.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED;
+                (out.error, out.server_error) = error_fields(e);
+                out.attempt = self.lookup.attempts();
+            }
+            Action::Ignored => {}
+        }
+        out
+    }
+}
+
+/// An action without the borrow of the driver.
+enum Action {
+    Send {
+        logical: String,
+        physical: String,
+        authoritative: bool,
+        send_properties: bool,
+        redirects: u32,
+        attempt: u32,
+    },
+    Retry {
+        at_ms: u64,
+        delay_ms: u64,
+        cause: AttemptError,
+        attempt: u32,
+    },
+    Done {
+        logical: String,
+        physical: String,
+        use_proxy: bool,
+        authoritative: bool,
+        redirects: u32,
+        attempts: u32,
+    },
+    Failed(LookupError),
+    Ignored,
+}
+
+impl From<LookupAction<'_>> for Action {
+    fn from(a: LookupAction<'_>) -> Self {
+        match a {
+            LookupAction::SendLookup(r) => Self::Send {
+                logical: r.logical_address.to_owned(),
+                physical: r.physical_address.to_owned(),
+                authoritative: r.authoritative,
+                send_properties: r.send_properties,
+                redirects: r.redirects,
+                attempt: r.attempt,
+            },
+            LookupAction::RetryAt {
+                at_ms,
+                delay_ms,
+                cause,
+                attempt,
+            } => Self::Retry {
+                at_ms,
+                delay_ms,
+                cause,
+                attempt,
+            },
+            LookupAction::Done(r) => Self::Done {
+                logical: r.logical_address.to_owned(),
+                physical: r.physical_address.to_owned(),
+                use_proxy: r.use_proxy,
+                authoritative: r.authoritative,
+                redirects: r.redirects,
+                attempts: r.attempts,
+            },
+            LookupAction::Failed(e) => Self::Failed(e),
+            _ => Self::Ignored,
+        }
+    }
+}
+
+/// Runs `f` on the locked driver and writes the action.
+fn drive(
+    handle: &TopicLookupHandle,
+    out: Out<'_, pulsar_routing_lookup_action>,
+    f: impl FnOnce(&mut TopicLookup<Vec<Hop>>) -> Action,
+) -> pulsar_routing_status {
+    // A poisoned lock means an earlier call panicked: the state is still
+    // memory-safe, and the status of that call said so.
+    let mut inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+    let action = f(&mut inner.lookup);
+    out.write(inner.convert(action));
+    pulsar_routing_status::Ok
+}
+
+/// A topic lookup starting at `service_address` (NUL-terminated UTF-8),
+/// keeping up to `chain_capacity` hops of its redirect chain (21 holds a
+/// whole chain of the default 20 redirects; a shorter one only limits loop
+/// detection and `_chain_*`).
+///
+/// `options` may be NULL for the defaults. On success `*lookup_out`
+/// receives a handle the caller owns and frees with
+/// `pulsar_routing_topic_lookup_free`.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`, `UNKNOWN_LOOKUP_PROFILE`
+/// or `LOOKUP_ADDRESS_TOO_LONG`. Thread-safe; allocates the handle.
+///
+/// # Safety
+/// `service_address` must be a valid NUL-terminated string, `options` NULL
+/// or valid for reading, `lookup_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_new(
+    service_address: *const c_char,
+    options: *const pulsar_routing_lookup_options,
+    chain_capacity: usize,
+    lookup_out: *mut *mut pulsar_routing_topic_lookup,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        if service_address.is_null() {
+            return pulsar_routing_status::NullParameter;
+        }
+        let out = try_out!(lookup_out);
+        // SAFETY: checked non-NULL; valid by the contract.
+        let service = match unsafe { opt_cstr(service_address) } {
+            Ok(Some(s)) => s,
+            Ok(None) => return pulsar_routing_status::NullParameter,
+            Err(e) => return e,
+        };
+        // SAFETY: NULL or valid for reading by the contract.
+        let options = match unsafe { options.as_ref() } {
+            Some(o) => match o.to_core() {
+                Ok(o) => o,
+                Err(e) => return e,
+            },
+            None => LookupOptions::default(),
+        };
+        let chain = vec![Hop::EMPTY; chain_capacity.min(4096)];
+        let lookup = match TopicLookup::new(service, options, chain) {
+            Ok(l) => l,
+            Err(e) => return attempt_status(e),
+        };
+        out.write(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(TopicLookupHandle {
+            inner: Mutex::new(TopicLookupInner {
+                lookup,
+                logical: CString::default(),
+                physical: CString::default(),
+            }),
+        }));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Frees a topic lookup; NULL does nothing.
+/// Releases the handle and everything it owns. Not thread-safe: no other
+/// call on the handle may run at the same time.
+///
+/// # Safety
+/// `lookup` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_free(
+    lookup: *mut pulsar_routing_topic_lookup,
+) {
+    ffi_panic_boundary! {
+        // SAFETY: NULL or a live handle by the contract.
+        unsafe { free_box(lookup) }
+    }
+}
+
+/// Starts the lookup at `now_ms`: the action is the first SEND_LOOKUP.
+///
+/// Returns `OK` or `NULL_PARAMETER`; a lookup error is reported in the
+/// action, not the status. Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle and `action_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_start(
+    lookup: *const pulsar_routing_topic_lookup,
+    now_ms: u64,
+    action_out: *mut pulsar_routing_lookup_action,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        let out = try_out!(action_out);
+        drive(handle, out, |l| l.start(now_ms).into())
+    }
+}
+
+/// Reports the broker's response to the request out, at `now_ms`.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8` (a string field) or
+/// `UNKNOWN_SERVER_ERROR` (an `error` code outside 0..25, other than -1);
+/// the lookup's own errors are in the action. Safe to call from several
+/// threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle, `response` valid for reading with valid
+/// or NULL strings, `action_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_response(
+    lookup: *const pulsar_routing_topic_lookup,
+    response: *const pulsar_routing_lookup_response,
+    now_ms: u64,
+    action_out: *mut pulsar_routing_lookup_action,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        // SAFETY: NULL or valid for reading by the contract.
+        let Some(r) = (unsafe { response.as_ref() }) else {
+            return pulsar_routing_status::NullParameter;
+        };
+        let out = try_out!(action_out);
+        let kind = match r.response {
+            -1 => None,
+            0 => Some(LookupType::Redirect),
+            1 => Some(LookupType::Connect),
+            2 => Some(LookupType::Failed),
+            // An unknown type is no type: the action reports an empty
+            // response.
+            _ => None,
+        };
+        let error = match r.error {
+            -1 => None,
+            code => match ServerError::from_code(code) {
+                Some(e) => Some(e),
+                None => return pulsar_routing_status::UnknownServerError,
+            },
+        };
+        // SAFETY: each string is NULL or valid by the contract.
+        let strings = unsafe {
+            (
+                opt_cstr(r.broker_service_url),
+                opt_cstr(r.broker_service_url_tls),
+                opt_cstr(r.message),
+            )
+        };
+        let (Ok(url), Ok(tls), Ok(message)) = strings else {
+            return pulsar_routing_status::InvalidUtf8;
+        };
+        let response = LookupResponse {
+            response: kind,
+            broker_service_url: url,
+            broker_service_url_tls: tls,
+            authoritative: r.authoritative,
+            proxy_through_service_url: r.proxy_through_service_url,
+            error,
+            message,
+        };
+        drive(handle, out, |l| l.on_response(&response, now_ms).into())
+    }
+}
+
+/// Reports that the connection for the request out failed, at `now_ms`.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle and `action_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_connection_failed(
+    lookup: *const pulsar_routing_topic_lookup,
+    now_ms: u64,
+    action_out: *mut pulsar_routing_lookup_action,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        let out = try_out!(action_out);
+        drive(handle, out, |l| l.on_connection_failed(now_ms).into())
+    }
+}
+
+/// Reports that the request out timed out, at `now_ms`.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle and `action_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_request_timeout(
+    lookup: *const pulsar_routing_topic_lookup,
+    now_ms: u64,
+    action_out: *mut pulsar_routing_lookup_action,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        let out = try_out!(action_out);
+        drive(handle, out, |l| l.on_request_timeout(now_ms).into())
+    }
+}
+
+/// Reports that the connection's lookup throttle rejected the request
+/// (`pulsar_routing_lookup_throttle_acquire` gave `LOOKUP_TOO_MANY_REQUESTS`)
+/// with its counts, at `now_ms`.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle and `action_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_throttled(
+    lookup: *const pulsar_routing_topic_lookup,
+    in_flight: u32,
+    queued: u32,
+    now_ms: u64,
+    action_out: *mut pulsar_routing_lookup_action,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        let out = try_out!(action_out);
+        let error = AttemptError::TooManyRequests { in_flight, queued };
+        drive(handle, out, |l| l.on_attempt_error(error, now_ms).into())
+    }
+}
+
+/// Reports that the retry timer of a RETRY_AT action fired, at `now_ms`.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle and `action_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_retry_timer(
+    lookup: *const pulsar_routing_topic_lookup,
+    now_ms: u64,
+    action_out: *mut pulsar_routing_lookup_action,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        let out = try_out!(action_out);
+        drive(handle, out, |l| l.on_retry_timer(now_ms).into())
+    }
+}
+
+/// Writes the text of the lookup's error (UTF-8, no NUL) to `buf`: the
+/// failure once failed, else the last attempt's error, else nothing; with
+/// the broker's message after `": "` for a server error. Its length goes
+/// to `*written`.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `BUFFER_TOO_SMALL` (with the length
+/// needed in `*written`). Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle, `buf` valid for `len` bytes, `written`
+/// valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_error_message(
+    lookup: *const pulsar_routing_topic_lookup,
+    buf: *mut u8,
+    len: usize,
+    written: *mut usize,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        let buf: OutBuf<'_> = try_out_buf!(buf, len);
+        let written = try_out!(written);
+        let inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        write_display(error_text(&inner.lookup), buf, written)
+    }
+}
+
+fn error_text(l: &TopicLookup<Vec<Hop>>) -> String {
+    let text = match l.error() {
+        Some(e) => e.to_string(),
+        None => l
+            .last_attempt_error()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+    };
+    let server = matches!(
+        l.error()
+            .and_then(LookupError::attempt_error)
+            .or(l.last_attempt_error()),
+        Some(AttemptError::Server(_))
+    );
+    if server && !l.server_message().is_empty() {
+        format!("{text}: {}", l.server_message())
+    } else {
+        text
+    }
+}
+
+/// The number of hops in the current (or last) attempt's redirect chain,
+/// the service address first.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle and `len_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_len(
+    lookup: *const pulsar_routing_topic_lookup,
+    len_out: *mut usize,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        let out = try_out!(len_out);
+        let inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        out.write(inner.lookup.chain().count());
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Writes hop `index` of the redirect chain: its address (UTF-8, no NUL)
+/// to `buf` with its length in `*written`, and the authoritative flag the
+/// request carried to `*authoritative_out`.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `BUFFER_TOO_SMALL` or
+/// `ILLEGAL_PARTITION_INDEX` for an index past the end. Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `lookup` must be a live handle, `buf` valid for `len` bytes, the
+/// out-parameters valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_hop(
+    lookup: *const pulsar_routing_topic_lookup,
+    index: usize,
+    buf: *mut u8,
+    len: usize,
+    written: *mut usize,
+    authoritative_out: *mut bool,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(lookup);
+        let buf: OutBuf<'_> = try_out_buf!(buf, len);
+        let written = try_out!(written);
+        let auth = try_out!(authoritative_out);
+        let inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(hop) = inner.lookup.chain().nth(index) else {
+            return pulsar_routing_status::IllegalPartitionIndex;
+        };
+        let status = write_display(hop.address, buf, written);
+        if status == pulsar_routing_status::Ok {
+            auth.write(hop.authoritative);
+        }
+        status
+    }
+}
+
+/// Partitioned-metadata options. Defaults: 30 s, auto-creation on, no
+/// fallback.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct pulsar_routing_metadata_options {
+    /// `operationTimeoutMs`.
+    pub operation_timeout_ms: u64,
+    /// `lookupTimeoutMs`, for the backoff's mandatory stop; 0 means the
+    /// operation timeout.
+    pub lookup_timeout_ms: u64,
+    /// `metadataAutoCreationEnabled`.
+    pub metadata_auto_creation: bool,
+    /// `useFallbackForNonPIP344Brokers`.
+    pub use_fallback_for_non_pip344: bool,
+    /// The seed of the backoff jitter.
+    pub jitter_seed: u64,
+}
+
+/// The partitioned-metadata step before a producer starts. Made by
+/// `pulsar_routing_partitioned_metadata_new`, released with
+/// `pulsar_routing_partitioned_metadata_free`. Safe to call from several
+/// threads except `_free`.
+pub struct pulsar_routing_partitioned_metadata {
+    _private: [u8; 0],
+}
+
+pub(crate) struct MetadataHandle {
+    inner: Mutex<(PartitionedMetadataLookup, CString)>,
+}
+
+impl BoxCastable for pulsar_routing_partitioned_metadata {
+    type RustType = MetadataHandle;
+}
+
+/// A metadata lookup at `service_address` (NUL-terminated UTF-8);
+/// `options` may be NULL for the defaults.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8` or
+/// `LOOKUP_ADDRESS_TOO_LONG`. Thread-safe; allocates the handle.
+///
+/// # Safety
+/// `service_address` must be a valid NUL-terminated string, `options` NULL
+/// or valid for reading, `metadata_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
+    service_address: *const c_char,
+    options: *const pulsar_routing_metadata_options,
+    metadata_out: *mut *mut pulsar_routing_partitioned_metadata,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        if service_address.is_null() {
+            return pulsar_routing_status::NullParameter;
+        }
+        let out = try_out!(metadata_out);
+        // SAFETY: checked non-NULL; valid by the contract.
+        let service = match unsafe { opt_cstr(service_address) } {
+            Ok(Some(s)) => s,
+            Ok(None) => return pulsar_routing_status::NullParameter,
+            Err(e) => return e,
+        };
+        // SAFETY: NULL or valid for reading by the contract.
+        let options = match unsafe { options.as_ref() } {
+            Some(o) => MetadataOptions {
+                operation_timeout_ms: o.operation_timeout_ms,
+                lookup_timeout_ms: (o.lookup_timeout_ms != 0).then_some(o.lookup_timeout_ms),
+                metadata_auto_creation: o.metadata_auto_creation,
+                use_fallback_for_non_pip344: o.use_fallback_for_non_pip344,
+                jitter_seed: o.jitter_seed,
+            },
+            None => MetadataOptions::default(),
+        };
+        let m = match PartitionedMetadataLookup::new(service, options) {
+            Ok(m) => m,
+            Err(e) => return attempt_status(e),
+        };
+        out.write(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(MetadataHandle {
+            inner: Mutex::new((m, CString::default())),
+        }));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Frees a metadata lookup; NULL does nothing.
+/// Releases the handle and everything it owns. Not thread-safe: no other
+/// call on the handle may run at the same time.
+///
+/// # Safety
+/// `metadata` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_free(
+    metadata: *mut pulsar_routing_partitioned_metadata,
+) {
+    ffi_panic_boundary! {
+        // SAFETY: NULL or a live handle by the contract.
+        unsafe { free_box(metadata) }
+    }
+}
+
+/// The metadata events: 0 start, 1 connected (`flag` = the broker supports
+/// PIP-344), 2 success response (`partitions`), 3 failed response
+/// (`server_error`, or -1), 4 connection failed, 5 retry timer.
+pub type pulsar_routing_metadata_event = u32;
+
+/// Feeds one event to the metadata lookup at `now_ms` and writes the next
+/// action (CONNECT, SEND_PARTITIONED_METADATA, RETRY_AT, DONE with
+/// `partitions`, FAILED or IGNORED).
+///
+/// Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_SERVER_ERROR` or
+/// `LOOKUP_UNKNOWN_EVENT`. Safe to call from several
+/// threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `metadata` must be a live handle and `action_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
+    metadata: *const pulsar_routing_partitioned_metadata,
+    event: pulsar_routing_metadata_event,
+    flag: bool,
+    partitions: u32,
+    server_error: i32,
+    now_ms: u64,
+    action_out: *mut pulsar_routing_lookup_action,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(metadata);
+        let out = try_out!(action_out);
+        let error = match server_error {
+            -1 => None,
+            code => match ServerError::from_code(code) {
+                Some(e) => Some(e),
+                None => return pulsar_routing_status::UnknownServerError,
+            },
+        };
+        let mut guard = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let (m, address) = &mut *guard;
+        let action = match event {
+            0 => m.start(now_ms),
+            1 => m.on_connected(flag, now_ms),
+            2 => m.on_response(&PartitionedMetadataResponse::Success { partitions }, now_ms),
+            3 => m.on_response(&PartitionedMetadataResponse::Failed { error, message: None }, now_ms),
+            4 => m.on_connection_failed(now_ms),
+            5 => m.on_retry_timer(now_ms),
+            _ => return pulsar_routing_status::LookupUnknownEvent,
+        };
+        let mut a = empty_action();
+        match action {
+            MetadataAction::Connect { address: s, attempt } => {
+                *address = c_string(s);
+                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_CONNECT;
+                a.physical_address = address.as_ptr();
+                a.attempt = attempt;
+            }
+            MetadataAction::SendPartitionedMetadata { metadata_auto_creation, attempt } => {
+                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA;
+                a.metadata_auto_creation = metadata_auto_creation;
+                a.attempt = attempt;
+            }
+            MetadataAction::RetryAt { at_ms, delay_ms, cause, attempt } => {
+                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT;
+                a.at_ms = at_ms;
+                a.delay_ms = delay_ms;
+                a.error = attempt_status(cause);
+                a.server_error = server_code(Some(cause));
+                a.attempt = attempt;
+            }
+            MetadataAction::Done(plan) => {
+                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_DONE;
+                a.partitions = plan.partitions;
+            }
+            MetadataAction::Failed(e) => {
+                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED;
+                (a.error, a.server_error) = error_fields(e);
+            }
+            _ => {}
+        }
+        out.write(a);
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Writes the topic of the `index`-th lookup of a producer start (UTF-8,
+/// no NUL) to `buf`: `topic` itself for 0 partitions, else
+/// `<topic>-partition-<index>`. Its length goes to `*written`.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`, `BUFFER_TOO_SMALL` or
+/// `ILLEGAL_PARTITION_INDEX` (`index >= max(1, partitions)`). Thread-safe;
+/// allocates nothing.
+///
+/// # Safety
+/// `topic` must point to `topic_len` bytes, `buf` be valid for `len` bytes
+/// and `written` for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_producer_start_topic(
+    topic: *const u8,
+    topic_len: usize,
+    partitions: u32,
+    index: u32,
+    buf: *mut u8,
+    len: usize,
+    written: *mut usize,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let topic = try_utf8!(try_slice!(topic, topic_len));
+        let buf: OutBuf<'_> = try_out_buf!(buf, len);
+        let written = try_out!(written);
+        let plan = pulsar_routing_core::lookup::ProducerStartPlan { partitions };
+        if index >= plan.lookup_count() {
+            return pulsar_routing_status::IllegalPartitionIndex;
+        }
+        write_display(plan.topic_for(topic, index), buf, written)
+    }
+}
+
+/// The table of lookups in flight. Made by
+/// `pulsar_routing_lookup_coalescer_new`, released with `_free`. Safe to
+/// call from several threads except `_free`.
+pub struct pulsar_routing_lookup_coalescer {
+    _private: [u8; 0],
+}
+
+/// The owned key: the topic and the properties sorted by name, so equal
+/// maps compare equal whatever their order.
+#[derive(PartialEq, Eq, Debug, Clone)]
+pub(crate) struct OwnedKey {
+    topic: String,
+    properties: Vec<(String, String)>,
+}
+
+impl OwnedKey {
+    pub(crate) fn new(topic: &str, properties: impl IntoIterator<Item = (String, String)>) -> Self {
+        let mut map = std::collections::BTreeMap::new();
+        for (k, v) in properties {
+            map.insert(k, v);
+        }
+        Self {
+            topic: topic.to_owned(),
+            properties: map.into_iter().collect(),
+        }
+    }
+}
+
+/// What a coalescer handle holds.
+pub(crate) struct CoalescerHandle(
+    Mutex<LookupCoalescer<OwnedKey, Vec<Option<InFlight<OwnedKey>>>>>,
+);
+
+impl BoxCastable for pulsar_routing_lookup_coalescer {
+    type RustType = CoalescerHandle;
+}
+
+/// A coalescing table with `capacity` slots (different lookups in flight).
+///
+/// Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates the handle.
+///
+/// # Safety
+/// `coalescer_out` must be valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_new(
+    capacity: usize,
+    coalescer_out: *mut *mut pulsar_routing_lookup_coalescer,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(coalescer_out);
+        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect::<Vec<_>>();
+        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_coalescer>(CoalescerHandle(
+            Mutex::new(LookupCoalescer::new(slots)),
+        )));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Frees a coalescing table; NULL does nothing.
+/// Releases the handle and everything it owns. Not thread-safe: no other
+/// call on the handle may run at the same time.
+///
+/// # Safety
+/// `coalescer` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_free(
+    coalescer: *mut pulsar_routing_lookup_coalescer,
+) {
+    ffi_panic_boundary! {
+        // SAFETY: NULL or a live handle by the contract.
+        unsafe { free_box(coalescer) }
+    }
+}
+
+/// Reads a key from C: `topic` and `count` NUL-terminated property names
+/// and values (the arrays may be NULL when `count` is 0).
+///
+/// # Safety
+/// As the exported functions' contracts say.
+unsafe fn read_key(
+    topic: *const c_char,
+    names: *const *const c_char,
+    values: *const *const c_char,
+    count: usize,
+) -> Result<OwnedKey, pulsar_routing_status> {
+    // SAFETY: NULL or a valid string by the contract.
+    let topic = unsafe { opt_cstr(topic) }?.ok_or(pulsar_routing_status::NullParameter)?;
+    let mut props = Vec::new();
+    if count > 0 {
+        if names.is_null() || values.is_null() {
+            return Err(pulsar_routing_status::NullParameter);
+        }
+        for i in 0..count {
+            // SAFETY: both arrays hold `count` valid string pointers by the
+            // contract.
+            let (n, v) = unsafe { (*names.add(i), *values.add(i)) };
+            // SAFETY: as above.
+            let n = unsafe { opt_cstr(n) }?.ok_or(pulsar_routing_status::NullParameter)?;
+            // SAFETY: as above.
+            let v = unsafe { opt_cstr(v) }?.ok_or(pulsar_routing_status::NullParameter)?;
+            props.push((n.to_owned(), v.to_owned()));
+        }
+    }
+    Ok(OwnedKey::new(topic, props))
+}
+
+/// Joins the lookup of (`topic`, properties): `*leader_out` is true when
+/// the caller must start it, false when it is already in flight; the
+/// waiters, this one included, go to `*waiters_out`.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`,
+/// `LOOKUP_COALESCING_TABLE_FULL` or `LOOKUP_TOO_MANY_WAITERS`. Safe to call
+/// from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `coalescer` must be a live handle; `topic` a valid string; `names` and
+/// `values` NULL (with `count` 0) or arrays of `count` valid strings; the
+/// out-parameters valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_join(
+    coalescer: *const pulsar_routing_lookup_coalescer,
+    topic: *const c_char,
+    names: *const *const c_char,
+    values: *const *const c_char,
+    count: usize,
+    leader_out: *mut bool,
+    waiters_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let table = try_box_ref!(coalescer);
+        let leader = try_out!(leader_out);
+        let waiters = try_out!(waiters_out);
+        // SAFETY: by the contract.
+        let key = match unsafe { read_key(topic, names, values, count) } {
+            Ok(k) => k,
+            Err(e) => return e,
+        };
+        let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
+        match table.join(key) {
+            Ok(joined) => {
+                let n = table.get(joined.slot()).map_or(1, |e| e.waiters);
+                leader.write(joined.is_leader());
+                waiters.write(n);
+                pulsar_routing_status::Ok
+            }
+            Err(pulsar_routing_core::lookup::CoalesceError::TableFull { .. }) => {
+                pulsar_routing_status::LookupCoalescingTableFull
+            }
+            Err(_) => pulsar_routing_status::LookupTooManyWaiters,
+        }
+    }
+}
+
+/// The lookup of (`topic`, properties) completed: removes it and writes
+/// how many waiters to complete with its result to `*waiters_out` (0 if it
+/// was not in flight).
+///
+/// Returns `OK`, `NULL_PARAMETER` or `INVALID_UTF8`. Safe to call from
+/// several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// As for `pulsar_routing_lookup_coalescer_join`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_complete(
+    coalescer: *const pulsar_routing_lookup_coalescer,
+    topic: *const c_char,
+    names: *const *const c_char,
+    values: *const *const c_char,
+    count: usize,
+    waiters_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let table = try_box_ref!(coalescer);
+        let waiters = try_out!(waiters_out);
+        // SAFETY: by the contract.
+        let key = match unsafe { read_key(topic, names, values, count) } {
+            Ok(k) => k,
+            Err(e) => return e,
+        };
+        let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
+        waiters.write(table.complete(&key).unwrap_or(0));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// A connection's lookup throttle. Made by
+/// `pulsar_routing_lookup_throttle_new`, released with `_free`. Safe to
+/// call from several threads except `_free`.
+pub struct pulsar_routing_lookup_throttle {
+    _private: [u8; 0],
+}
+
+impl BoxCastable for pulsar_routing_lookup_throttle {
+    type RustType = Mutex<LookupThrottle>;
+}
+
+/// A throttle allowing `concurrent_lookup_requests` in flight (Java: 5000)
+/// and `max_lookup_requests` in all (50000).
+///
+/// Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates the handle.
+///
+/// # Safety
+/// `throttle_out` must be valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_throttle_new(
+    concurrent_lookup_requests: u32,
+    max_lookup_requests: u32,
+    throttle_out: *mut *mut pulsar_routing_lookup_throttle,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(throttle_out);
+        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_throttle>(Mutex::new(
+            LookupThrottle::new(concurrent_lookup_requests, max_lookup_requests),
+        )));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Frees a throttle; NULL does nothing.
+/// Releases the handle and everything it owns. Not thread-safe: no other
+/// call on the handle may run at the same time.
+///
+/// # Safety
+/// `throttle` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_throttle_free(
+    throttle: *mut pulsar_routing_lookup_throttle,
+) {
+    ffi_panic_boundary! {
+        // SAFETY: NULL or a live handle by the contract.
+        unsafe { free_box(throttle) }
+    }
+}
+
+/// Admits a new lookup: `*send_now_out` is true to send it now, false when
+/// it waits in the queue. Beyond both limits the status is
+/// `LOOKUP_TOO_MANY_REQUESTS` and the counts go to `*in_flight_out` and
+/// `*queued_out` (for `pulsar_routing_topic_lookup_on_throttled`); they are
+/// written on success too.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `LOOKUP_TOO_MANY_REQUESTS`. Safe to
+/// call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `throttle` must be a live handle and the out-parameters valid for
+/// writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
+    throttle: *const pulsar_routing_lookup_throttle,
+    send_now_out: *mut bool,
+    in_flight_out: *mut u32,
+    queued_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let t = try_box_ref!(throttle);
+        let send_now = try_out!(send_now_out);
+        let in_flight = try_out!(in_flight_out);
+        let queued = try_out!(queued_out);
+        let mut t = t.lock().unwrap_or_else(|p| p.into_inner());
+        let result = t.try_acquire();
+        in_flight.write(t.in_flight());
+        queued.write(t.queued());
+        match result {
+            Ok(a) => {
+                send_now.write(a == Admission::SendNow);
+                pulsar_routing_status::Ok
+            }
+            Err(_) => pulsar_routing_status::LookupTooManyRequests,
+        }
+    }
+}
+
+/// A lookup in flight completed: `*send_queued_out` is true when the
+/// oldest queued lookup must now be sent.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+/// The handle stays the caller's (borrowed); strings in the action belong
+/// to the handle.
+///
+/// # Safety
+/// `throttle` must be a live handle and `send_queued_out` valid for
+/// writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_throttle_release(
+    throttle: *const pulsar_routing_lookup_throttle,
+    send_queued_out: *mut bool,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let t = try_box_ref!(throttle);
+        let out = try_out!(send_queued_out);
+        let mut t = t.lock().unwrap_or_else(|p| p.into_inner());
+        out.write(t.release());
+        pulsar_routing_status::Ok
+    }
+}

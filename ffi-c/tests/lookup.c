@@ -1,0 +1,374 @@
+/*
+ * Topic lookup through the C API (pulsar-routing spec section 6): a lookup
+ * through a leader change, a redirect and a proxy; the redirect limit and
+ * the deadline; the partitioned-metadata step and the producer's lookup
+ * topics; the coalescing table shared by threads; the lookup throttle.
+ * Every lookup function is also called with NULL for each pointer,
+ * checking NULL_PARAMETER and that no out-parameter was written.
+ *
+ * Build (from the repository root, after cargo build -p pulsar-routing-ffi):
+ *   gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -g -pthread \
+ *       -fsanitize=address,undefined -fno-sanitize-recover=all -I include \
+ *       ffi-c/tests/lookup.c -o lookup -L <target>/debug \
+ *       -l:libpulsar_routing.so -Wl,-rpath,<target>/debug
+ * Prints "N passed, 0 failed"; exits 1 on any failure.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pulsar_routing.h"
+
+static unsigned passed, failed;
+
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        if (cond) {                                                                   \
+            passed++;                                                                 \
+        } else {                                                                      \
+            failed++;                                                                 \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                             \
+    } while (0)
+
+#define S(name) PULSAR_ROUTING_STATUS_##name
+#define A(name) PULSAR_ROUTING_LOOKUP_ACTION_##name
+
+static const char *SERVICE = "pulsar://proxy:6650";
+
+static pulsar_routing_lookup_response response(int32_t kind, const char *url, bool authoritative,
+                                               bool proxy) {
+    pulsar_routing_lookup_response r;
+    memset(&r, 0, sizeof r);
+    r.response = kind;
+    r.broker_service_url = url;
+    r.broker_service_url_tls = url;
+    r.authoritative = authoritative;
+    r.proxy_through_service_url = proxy;
+    r.error = -1;
+    r.message = NULL;
+    return r;
+}
+
+static void leader_change_redirect_and_proxy(void) {
+    pulsar_routing_lookup_options options;
+    CHECK(pulsar_routing_lookup_options_default(&options) == S(OK));
+    CHECK(options.max_redirects == 20 && options.operation_timeout_ms == 30000);
+    CHECK(options.retry && options.detect_redirect_loops);
+
+    pulsar_routing_topic_lookup *l = NULL;
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 21, &l) == S(OK));
+    pulsar_routing_lookup_action a;
+    CHECK(pulsar_routing_topic_lookup_start(l, 1000, &a) == S(OK));
+    CHECK(a.kind == A(SEND_LOOKUP) && !a.authoritative && a.send_properties);
+    CHECK(strcmp(a.logical_address, SERVICE) == 0);
+
+    /* The leader is changing: ServiceNotReady (6) is retried after ~100 ms. */
+    pulsar_routing_lookup_response not_ready = response(2, NULL, false, false);
+    not_ready.error = 6;
+    not_ready.message = "leader changing";
+    CHECK(pulsar_routing_topic_lookup_on_response(l, &not_ready, 1005, &a) == S(OK));
+    CHECK(a.kind == A(RETRY_AT) && a.error == S(LOOKUP_SERVER_ERROR) && a.server_error == 6);
+    CHECK(a.delay_ms >= 90 && a.delay_ms <= 100 && a.at_ms == 1005 + a.delay_ms);
+    uint8_t buf[256];
+    size_t written = 0;
+    CHECK(pulsar_routing_topic_lookup_error_message(l, buf, sizeof buf, &written) == S(OK));
+    const char *expected = "the broker failed the lookup with ServiceNotReady: leader changing";
+    CHECK(written == strlen(expected) && memcmp(buf, expected, written) == 0);
+    size_t needed = 0;
+    CHECK(pulsar_routing_topic_lookup_error_message(l, buf, 3, &needed) == S(BUFFER_TOO_SMALL));
+    CHECK(needed == strlen(expected));
+
+    uint64_t at = a.at_ms;
+    CHECK(pulsar_routing_topic_lookup_on_retry_timer(l, at, &a) == S(OK));
+    CHECK(a.kind == A(SEND_LOOKUP) && a.attempt == 2 && !a.authoritative);
+
+    pulsar_routing_lookup_response r = response(0, "pulsar://broker-1:6650", true, true);
+    CHECK(pulsar_routing_topic_lookup_on_response(l, &r, at + 1, &a) == S(OK));
+    /* Java connects to the redirect target directly, whatever the proxy flag. */
+    CHECK(a.kind == A(SEND_LOOKUP) && a.authoritative);
+    CHECK(strcmp(a.physical_address, "pulsar://broker-1:6650") == 0);
+
+    r = response(1, "pulsar://broker-2:6650", true, true);
+    CHECK(pulsar_routing_topic_lookup_on_response(l, &r, at + 2, &a) == S(OK));
+    CHECK(a.kind == A(DONE) && a.use_proxy && a.authoritative && a.attempt == 2);
+    CHECK(strcmp(a.logical_address, "pulsar://broker-2:6650") == 0);
+    CHECK(strcmp(a.physical_address, "pulsar://broker-1:6650") == 0);
+
+    size_t hops = 0;
+    CHECK(pulsar_routing_topic_lookup_chain_len(l, &hops) == S(OK) && hops == 2);
+    bool auth = false;
+    CHECK(pulsar_routing_topic_lookup_chain_hop(l, 0, buf, sizeof buf, &written, &auth) == S(OK));
+    CHECK(written == strlen(SERVICE) && memcmp(buf, SERVICE, written) == 0 && !auth);
+    CHECK(pulsar_routing_topic_lookup_chain_hop(l, 2, buf, sizeof buf, &written, &auth) ==
+          S(ILLEGAL_PARTITION_INDEX));
+
+    CHECK(pulsar_routing_topic_lookup_on_connection_failed(l, at + 3, &a) == S(OK));
+    CHECK(a.kind == A(IGNORED));
+    pulsar_routing_topic_lookup_free(l);
+}
+
+static void limits_and_deadline(void) {
+    pulsar_routing_lookup_options options;
+    CHECK(pulsar_routing_lookup_options_default(&options) == S(OK));
+    options.retry = false;
+    pulsar_routing_topic_lookup *l = NULL;
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 4, &l) == S(OK));
+    pulsar_routing_lookup_action a;
+    CHECK(pulsar_routing_topic_lookup_start(l, 0, &a) == S(OK));
+    char url[64];
+    for (int i = 0; i <= 20; i++) {
+        snprintf(url, sizeof url, "pulsar://b%d:6650", i);
+        pulsar_routing_lookup_response r = response(0, url, false, false);
+        CHECK(pulsar_routing_topic_lookup_on_response(l, &r, (uint64_t)i, &a) == S(OK));
+    }
+    CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_TOO_MANY_REDIRECTS));
+    pulsar_routing_topic_lookup_free(l);
+
+    /* The Go profile stops at its fixed 20 responses. */
+    options.profile = PULSAR_ROUTING_LOOKUP_PROFILE_GO;
+    options.max_redirects = 0;
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 4, &l) == S(OK));
+    CHECK(pulsar_routing_topic_lookup_start(l, 0, &a) == S(OK));
+    for (int i = 0; i < 20; i++) {
+        snprintf(url, sizeof url, "pulsar://b%d:6650", i);
+        pulsar_routing_lookup_response r = response(0, url, false, true);
+        CHECK(pulsar_routing_topic_lookup_on_response(l, &r, (uint64_t)i, &a) == S(OK));
+        if (i < 19) {
+            CHECK(a.kind == A(SEND_LOOKUP) && !a.send_properties);
+            CHECK(strcmp(a.physical_address, SERVICE) == 0);
+        }
+    }
+    CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_GO_REDIRECT_LIMIT));
+    pulsar_routing_topic_lookup_free(l);
+
+    /* Retries end at the lookup timeout. */
+    CHECK(pulsar_routing_lookup_options_default(&options) == S(OK));
+    options.operation_timeout_ms = 1000;
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 4, &l) == S(OK));
+    CHECK(pulsar_routing_topic_lookup_start(l, 0, &a) == S(OK));
+    uint64_t now = 0;
+    unsigned attempts = 0;
+    while (a.kind != A(FAILED) && attempts < 1000) {
+        CHECK(a.kind == A(SEND_LOOKUP));
+        now += 10;
+        CHECK(pulsar_routing_topic_lookup_on_throttled(l, 5000, 45000, now, &a) == S(OK));
+        if (a.kind == A(RETRY_AT)) {
+            CHECK(a.error == S(LOOKUP_TOO_MANY_REQUESTS) && a.at_ms <= 1000);
+            now = a.at_ms;
+            CHECK(pulsar_routing_topic_lookup_on_retry_timer(l, now, &a) == S(OK));
+        }
+        attempts++;
+    }
+    CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_DEADLINE_EXCEEDED));
+    CHECK(now >= 1000);
+    pulsar_routing_topic_lookup_free(l);
+
+    options.profile = 7;
+    l = NULL;
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 4, &l) == S(UNKNOWN_LOOKUP_PROFILE));
+    CHECK(l == NULL);
+}
+
+static void metadata_and_plan(void) {
+    pulsar_routing_metadata_options options = {30000, 0, false, false, 0};
+    pulsar_routing_partitioned_metadata *m = NULL;
+    CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, &options, &m) == S(OK));
+    pulsar_routing_lookup_action a;
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 0, false, 0, -1, 0, &a) == S(OK));
+    CHECK(a.kind == A(CONNECT) && strcmp(a.physical_address, SERVICE) == 0);
+    /* Auto-creation off needs PIP-344, or the fallback. */
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 1, false, 0, -1, 1, &a) == S(OK));
+    CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_FEATURE_NOT_SUPPORTED));
+    pulsar_routing_partitioned_metadata_free(m);
+
+    CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, NULL, &m) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 0, false, 0, -1, 0, &a) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 1, true, 0, -1, 1, &a) == S(OK));
+    CHECK(a.kind == A(SEND_PARTITIONED_METADATA) && a.metadata_auto_creation);
+    /* A non-retriable error fails at once: AuthorizationError (4). */
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 3, false, 0, 4, 2, &a) == S(OK));
+    CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_SERVER_ERROR) && a.server_error == 4);
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 3, false, 0, 99, 2, &a) ==
+          S(UNKNOWN_SERVER_ERROR));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 42, false, 0, -1, 2, &a) ==
+          S(LOOKUP_UNKNOWN_EVENT));
+    pulsar_routing_partitioned_metadata_free(m);
+
+    const char *topic = "persistent://t/ns/orders";
+    uint8_t buf[64];
+    size_t written = 0;
+    CHECK(pulsar_routing_producer_start_topic((const uint8_t *)topic, strlen(topic), 3, 2, buf,
+                                              sizeof buf, &written) == S(OK));
+    const char *expected = "persistent://t/ns/orders-partition-2";
+    CHECK(written == strlen(expected) && memcmp(buf, expected, written) == 0);
+    CHECK(pulsar_routing_producer_start_topic((const uint8_t *)topic, strlen(topic), 0, 0, buf,
+                                              sizeof buf, &written) == S(OK));
+    CHECK(written == strlen(topic));
+    CHECK(pulsar_routing_producer_start_topic((const uint8_t *)topic, strlen(topic), 3, 3, buf,
+                                              sizeof buf, &written) == S(ILLEGAL_PARTITION_INDEX));
+}
+
+static pulsar_routing_lookup_coalescer *shared_table;
+static int leaders;
+static pthread_mutex_t leaders_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *join_worker(void *arg) {
+    (void)arg;
+    const char *names[] = {"region"};
+    const char *values[] = {"eu"};
+    bool leader = false;
+    uint32_t waiters = 0;
+    if (pulsar_routing_lookup_coalescer_join(shared_table, "persistent://t/ns/a", names, values, 1,
+                                             &leader, &waiters) == S(OK) &&
+        leader) {
+        pthread_mutex_lock(&leaders_lock);
+        leaders++;
+        pthread_mutex_unlock(&leaders_lock);
+    }
+    return NULL;
+}
+
+static void coalescer_and_throttle(void) {
+    CHECK(pulsar_routing_lookup_coalescer_new(2, &shared_table) == S(OK));
+    pthread_t threads[8];
+    for (int i = 0; i < 8; i++) pthread_create(&threads[i], NULL, join_worker, NULL);
+    for (int i = 0; i < 8; i++) pthread_join(threads[i], NULL);
+    CHECK(leaders == 1);
+    const char *names[] = {"region"};
+    const char *values[] = {"eu"};
+    uint32_t waiters = 0;
+    CHECK(pulsar_routing_lookup_coalescer_complete(shared_table, "persistent://t/ns/a", names,
+                                                   values, 1, &waiters) == S(OK));
+    CHECK(waiters == 8);
+    CHECK(pulsar_routing_lookup_coalescer_complete(shared_table, "persistent://t/ns/a", names,
+                                                   values, 1, &waiters) == S(OK));
+    CHECK(waiters == 0);
+    bool leader = false;
+    uint32_t w = 0;
+    CHECK(pulsar_routing_lookup_coalescer_join(shared_table, "a", NULL, NULL, 0, &leader, &w) == S(OK));
+    CHECK(pulsar_routing_lookup_coalescer_join(shared_table, "b", NULL, NULL, 0, &leader, &w) == S(OK));
+    CHECK(pulsar_routing_lookup_coalescer_join(shared_table, "c", NULL, NULL, 0, &leader, &w) ==
+          S(LOOKUP_COALESCING_TABLE_FULL));
+    pulsar_routing_lookup_coalescer_free(shared_table);
+
+    pulsar_routing_lookup_throttle *t = NULL;
+    CHECK(pulsar_routing_lookup_throttle_new(5000, 50000, &t) == S(OK));
+    bool send_now = false;
+    uint32_t in_flight = 0, queued = 0;
+    unsigned sent = 0, waiting = 0;
+    for (int i = 0; i < 50000; i++) {
+        if (pulsar_routing_lookup_throttle_acquire(t, &send_now, &in_flight, &queued) == S(OK)) {
+            if (send_now) sent++; else waiting++;
+        }
+    }
+    CHECK(sent == 5000 && waiting == 45000);
+    CHECK(pulsar_routing_lookup_throttle_acquire(t, &send_now, &in_flight, &queued) ==
+          S(LOOKUP_TOO_MANY_REQUESTS));
+    CHECK(in_flight == 5000 && queued == 45000);
+    bool send_queued = false;
+    CHECK(pulsar_routing_lookup_throttle_release(t, &send_queued) == S(OK) && send_queued);
+    pulsar_routing_lookup_throttle_free(t);
+}
+
+static void null_arguments(void) {
+    pulsar_routing_lookup_options options;
+    CHECK(pulsar_routing_lookup_options_default(NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_options_default(&options) == S(OK));
+    pulsar_routing_topic_lookup *l = NULL;
+    CHECK(pulsar_routing_topic_lookup_new(NULL, &options, 4, &l) == S(NULL_PARAMETER) && !l);
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 4, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_new("\xff", &options, 4, &l) == S(INVALID_UTF8) && !l);
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, NULL, 4, &l) == S(OK));
+
+    pulsar_routing_lookup_action a;
+    memset(&a, 0xab, sizeof a);
+    pulsar_routing_lookup_action untouched = a;
+    pulsar_routing_lookup_response r = response(1, "pulsar://b:1", false, false);
+    CHECK(pulsar_routing_topic_lookup_start(NULL, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_start(l, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_response(NULL, &r, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_response(l, NULL, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_response(l, &r, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_connection_failed(NULL, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_connection_failed(l, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_request_timeout(NULL, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_request_timeout(l, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_throttled(NULL, 0, 0, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_throttled(l, 0, 0, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_retry_timer(NULL, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_on_retry_timer(l, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(memcmp(&a, &untouched, sizeof a) == 0);
+    uint8_t buf[8];
+    size_t written = 77;
+    bool auth = false;
+    CHECK(pulsar_routing_topic_lookup_error_message(NULL, buf, sizeof buf, &written) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_error_message(l, NULL, sizeof buf, &written) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_error_message(l, buf, sizeof buf, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_chain_len(NULL, &written) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_chain_len(l, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_chain_hop(NULL, 0, buf, sizeof buf, &written, &auth) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_chain_hop(l, 0, NULL, sizeof buf, &written, &auth) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_chain_hop(l, 0, buf, sizeof buf, NULL, &auth) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_topic_lookup_chain_hop(l, 0, buf, sizeof buf, &written, NULL) == S(NULL_PARAMETER));
+    CHECK(written == 77);
+    pulsar_routing_topic_lookup_free(l);
+    pulsar_routing_topic_lookup_free(NULL);
+
+    pulsar_routing_partitioned_metadata *m = NULL;
+    CHECK(pulsar_routing_partitioned_metadata_new(NULL, NULL, &m) == S(NULL_PARAMETER) && !m);
+    CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, NULL, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, NULL, &m) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(NULL, 0, false, 0, -1, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 0, false, 0, -1, 0, NULL) == S(NULL_PARAMETER));
+    pulsar_routing_partitioned_metadata_free(m);
+    pulsar_routing_partitioned_metadata_free(NULL);
+    CHECK(pulsar_routing_producer_start_topic(NULL, 1, 0, 0, buf, sizeof buf, &written) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_producer_start_topic((const uint8_t *)"t", 1, 0, 0, NULL, sizeof buf, &written) ==
+          S(NULL_PARAMETER));
+    CHECK(pulsar_routing_producer_start_topic((const uint8_t *)"t", 1, 0, 0, buf, sizeof buf, NULL) ==
+          S(NULL_PARAMETER));
+
+    pulsar_routing_lookup_coalescer *c = NULL;
+    CHECK(pulsar_routing_lookup_coalescer_new(1, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_coalescer_new(1, &c) == S(OK));
+    bool leader = false;
+    uint32_t w = 99;
+    CHECK(pulsar_routing_lookup_coalescer_join(NULL, "t", NULL, NULL, 0, &leader, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_coalescer_join(c, NULL, NULL, NULL, 0, &leader, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_coalescer_join(c, "t", NULL, NULL, 1, &leader, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_coalescer_join(c, "t", NULL, NULL, 0, NULL, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_coalescer_join(c, "t", NULL, NULL, 0, &leader, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_coalescer_complete(NULL, "t", NULL, NULL, 0, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_coalescer_complete(c, NULL, NULL, NULL, 0, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_coalescer_complete(c, "t", NULL, NULL, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(w == 99);
+    pulsar_routing_lookup_coalescer_free(c);
+    pulsar_routing_lookup_coalescer_free(NULL);
+
+    pulsar_routing_lookup_throttle *t = NULL;
+    CHECK(pulsar_routing_lookup_throttle_new(1, 2, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_new(1, 2, &t) == S(OK));
+    bool b = false;
+    uint32_t x = 0, y = 0;
+    CHECK(pulsar_routing_lookup_throttle_acquire(NULL, &b, &x, &y) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_acquire(t, NULL, &x, &y) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_acquire(t, &b, NULL, &y) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_acquire(t, &b, &x, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_release(NULL, &b) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_release(t, NULL) == S(NULL_PARAMETER));
+    pulsar_routing_lookup_throttle_free(t);
+    pulsar_routing_lookup_throttle_free(NULL);
+}
+
+int main(void) {
+    leader_change_redirect_and_proxy();
+    limits_and_deadline();
+    metadata_and_plan();
+    coalescer_and_throttle();
+    null_arguments();
+    printf("%u passed, %u failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

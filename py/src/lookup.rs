@@ -1,0 +1,1080 @@
+//! Topic lookup, driveable step by step: each event returns a
+//! `LookupAction` saying what the client does next and why.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use pulsar_routing::lookup::{
+    Admission, AttemptError, CoalesceError, Hop, InFlight, LookupAction, LookupCoalescer,
+    LookupError, LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType,
+    MetadataAction, MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse,
+    ProducerStartPlan, ServerError, TopicLookup,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::errors::{
+    CoalescingTableFullError, LookupFailedError, LookupTimeoutError, RedirectLoopError,
+    TooManyRedirectsError, TooManyRequestsError, TopicLookupError,
+};
+
+/// A short name for each attempt error, the `kind` of actions and
+/// exceptions.
+fn attempt_kind(e: AttemptError) -> &'static str {
+    match e {
+        AttemptError::Server(_) => "server_error",
+        AttemptError::EmptyResponse => "empty_response",
+        AttemptError::MissingBrokerUrl { .. } => "missing_broker_url",
+        AttemptError::TooManyRedirects { .. } => "too_many_redirects",
+        AttemptError::GoRedirectLimit => "go_redirect_limit",
+        AttemptError::RedirectLoop { .. } => "redirect_loop",
+        AttemptError::AddressTooLong { .. } => "address_too_long",
+        AttemptError::ConnectionFailed => "connection_failed",
+        AttemptError::RequestTimeout => "request_timeout",
+        AttemptError::TooManyRequests { .. } => "too_many_requests",
+        AttemptError::FeatureNotSupported => "feature_not_supported",
+        _ => "unknown",
+    }
+}
+
+/// The text of an attempt error, with the broker's message for a server
+/// error.
+fn attempt_text(e: AttemptError, server_message: &str) -> String {
+    match e {
+        AttemptError::Server(_) if !server_message.is_empty() => format!("{e}: {server_message}"),
+        _ => e.to_string(),
+    }
+}
+
+fn set(
+    err: &PyErr,
+    py: Python<'_>,
+    name: &str,
+    value: impl for<'py> IntoPyObject<'py>,
+) -> PyResult<()> {
+    err.value(py).setattr(name, value)
+}
+
+/// The exception for a lookup failure.
+fn lookup_exception(
+    py: Python<'_>,
+    error: LookupError,
+    server_message: &str,
+    chain: &[(String, bool)],
+) -> PyResult<PyErr> {
+    let (err, attempt) = match error {
+        LookupError::DeadlineExceeded {
+            attempts,
+            elapsed_ms,
+            last,
+        } => {
+            let text = lookup_text(error, server_message);
+            let err = LookupTimeoutError::new_err(text);
+            set(&err, py, "kind", "deadline_exceeded")?;
+            set(&err, py, "attempts", attempts)?;
+            set(&err, py, "elapsed_ms", elapsed_ms)?;
+            set(
+                &err,
+                py,
+                "last_error",
+                last.map(|a| attempt_text(a, server_message)),
+            )?;
+            return Ok(err);
+        }
+        LookupError::Attempt(a) => (attempt_exception(py, a, server_message, chain)?, a),
+        _ => (
+            TopicLookupError::new_err(error.to_string()),
+            AttemptError::EmptyResponse,
+        ),
+    };
+    let _ = attempt;
+    Ok(err)
+}
+
+fn attempt_exception(
+    py: Python<'_>,
+    a: AttemptError,
+    server_message: &str,
+    chain: &[(String, bool)],
+) -> PyResult<PyErr> {
+    let text = attempt_text(a, server_message);
+    let err = match a {
+        AttemptError::Server(e) => {
+            let err = LookupFailedError::new_err(text);
+            set(&err, py, "server_error", e.name())?;
+            set(&err, py, "server_message", server_message)?;
+            err
+        }
+        AttemptError::TooManyRedirects { limit } => {
+            let err = TooManyRedirectsError::new_err(text);
+            set(&err, py, "limit", limit)?;
+            err
+        }
+        AttemptError::GoRedirectLimit => {
+            let err = TooManyRedirectsError::new_err(text);
+            set(
+                &err,
+                py,
+                "limit",
+                pulsar_routing::lookup::GO_LOOKUP_MAX_REDIRECT,
+            )?;
+            err
+        }
+        AttemptError::RedirectLoop { .. } => {
+            let err = RedirectLoopError::new_err(text);
+            set(&err, py, "chain", chain.to_vec())?;
+            err
+        }
+        AttemptError::TooManyRequests { in_flight, queued } => {
+            let err = TooManyRequestsError::new_err(text);
+            set(&err, py, "in_flight", in_flight)?;
+            set(&err, py, "queued", queued)?;
+            err
+        }
+        _ => TopicLookupError::new_err(text),
+    };
+    set(&err, py, "kind", attempt_kind(a))?;
+    Ok(err)
+}
+
+/// What the client does next, and why.
+///
+/// `kind` is "send_lookup", "retry_at", "done", "failed", "ignored" (topic
+/// lookup), or "connect", "send_partitioned_metadata", "retry_at", "done",
+/// "failed", "ignored" (partitioned metadata). The other attributes apply
+/// to some kinds and are None (or False/0) otherwise; `reason` says why in
+/// words.
+#[pyclass(frozen, module = "pulsar_routing", name = "LookupAction")]
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PyLookupAction {
+    #[pyo3(get)]
+    kind: &'static str,
+    #[pyo3(get)]
+    logical_address: Option<String>,
+    #[pyo3(get)]
+    physical_address: Option<String>,
+    #[pyo3(get)]
+    authoritative: bool,
+    #[pyo3(get)]
+    send_properties: bool,
+    #[pyo3(get)]
+    use_proxy: bool,
+    #[pyo3(get)]
+    metadata_auto_creation: bool,
+    #[pyo3(get)]
+    redirects: u32,
+    #[pyo3(get)]
+    attempt: u32,
+    #[pyo3(get)]
+    at_ms: Option<u64>,
+    #[pyo3(get)]
+    delay_ms: Option<u64>,
+    #[pyo3(get)]
+    partitions: Option<u32>,
+    #[pyo3(get)]
+    error: Option<String>,
+    #[pyo3(get)]
+    error_kind: Option<&'static str>,
+    #[pyo3(get)]
+    server_error: Option<&'static str>,
+    #[pyo3(get)]
+    server_message: Option<String>,
+    #[pyo3(get)]
+    chain: Vec<(String, bool)>,
+    #[pyo3(get)]
+    reason: String,
+    lookup_error: Option<LookupErrorBox>,
+}
+
+/// The error behind a "failed" or "retry_at" action, to rebuild its
+/// exception.
+#[derive(Clone, Copy, Debug)]
+struct LookupErrorBox(LookupError);
+
+#[pymethods]
+impl PyLookupAction {
+    /// The exception this action stands for ("failed": the failure;
+    /// "retry_at": the attempt's error), or None.
+    fn exception(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let Some(LookupErrorBox(e)) = self.lookup_error else {
+            return Ok(None);
+        };
+        let msg = self.server_message.as_deref().unwrap_or("");
+        Ok(Some(
+            lookup_exception(py, e, msg, &self.chain)?
+                .into_value(py)
+                .into_any(),
+        ))
+    }
+
+    /// Raises the exception of a "failed" action; does nothing otherwise.
+    fn raise_for_error(&self, py: Python<'_>) -> PyResult<()> {
+        match self.lookup_error {
+            Some(LookupErrorBox(e)) if self.kind == "failed" => Err(lookup_exception(
+                py,
+                e,
+                self.server_message.as_deref().unwrap_or(""),
+                &self.chain,
+            )?),
+            _ => Ok(()),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let mut fields = Vec::new();
+        match self.kind {
+            "send_lookup" => {
+                fields.push(format!(
+                    "to={:?}",
+                    self.logical_address.as_deref().unwrap_or("")
+                ));
+                if self.physical_address != self.logical_address {
+                    fields.push(format!(
+                        "via={:?}",
+                        self.physical_address.as_deref().unwrap_or("")
+                    ));
+                }
+                fields.push(format!("authoritative={}", py_bool(self.authoritative)));
+                if !self.send_properties {
+                    fields.push("send_properties=False".into());
+                }
+                fields.push(format!("attempt={}", self.attempt));
+                fields.push(format!("redirects={}", self.redirects));
+            }
+            "retry_at" => {
+                fields.push(format!("at_ms={}", self.at_ms.unwrap_or(0)));
+                fields.push(format!("delay_ms={}", self.delay_ms.unwrap_or(0)));
+                fields.push(format!("error={:?}", self.error.as_deref().unwrap_or("")));
+            }
+            "done" => match self.partitions {
+                Some(p) => fields.push(format!("partitions={p}")),
+                None => {
+                    fields.push(format!(
+                        "logical={:?}",
+                        self.logical_address.as_deref().unwrap_or("")
+                    ));
+                    fields.push(format!(
+                        "physical={:?}",
+                        self.physical_address.as_deref().unwrap_or("")
+                    ));
+                    fields.push(format!("use_proxy={}", py_bool(self.use_proxy)));
+                    fields.push(format!("authoritative={}", py_bool(self.authoritative)));
+                }
+            },
+            "failed" => fields.push(format!("error={:?}", self.error.as_deref().unwrap_or(""))),
+            "connect" => fields.push(format!(
+                "to={:?}",
+                self.physical_address.as_deref().unwrap_or("")
+            )),
+            "send_partitioned_metadata" => fields.push(format!(
+                "metadata_auto_creation={}",
+                py_bool(self.metadata_auto_creation)
+            )),
+            _ => fields.push(format!("reason={:?}", self.reason)),
+        }
+        format!("LookupAction.{}({})", self.kind, fields.join(", "))
+    }
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
+fn chain_of(l: &TopicLookup<Vec<Hop>>) -> Vec<(String, bool)> {
+    l.chain()
+        .map(|h| (h.address.as_str().to_owned(), h.authoritative))
+        .collect()
+}
+
+fn convert(l: &TopicLookup<Vec<Hop>>, action: Owned) -> PyLookupAction {
+    let mut a = PyLookupAction {
+        kind: "ignored",
+        chain: chain_of(l),
+        ..PyLookupAction::default()
+    };
+    let server_message = l.server_message();
+    match action {
+        Owned::Send(s) => {
+            a.kind = "send_lookup";
+            a.reason = if s.redirects == 0 {
+                if s.attempt == 1 {
+                    "first lookup, at the service address, non-authoritative".into()
+                } else {
+                    format!("attempt {} starts over at the service address", s.attempt)
+                }
+            } else {
+                format!(
+                    "redirect {} to {}, with the response's authoritative={}",
+                    s.redirects,
+                    s.logical,
+                    py_bool(s.authoritative)
+                )
+            };
+            a.logical_address = Some(s.logical);
+            a.physical_address = Some(s.physical);
+            a.authoritative = s.authoritative;
+            a.send_properties = s.send_properties;
+            a.redirects = s.redirects;
+            a.attempt = s.attempt;
+        }
+        Owned::Retry {
+            at_ms,
+            delay_ms,
+            cause,
+            attempt,
+        } => {
+            a.kind = "retry_at";
+            a.at_ms = Some(at_ms);
+            a.delay_ms = Some(delay_ms);
+            a.attempt = attempt;
+            let text = attempt_text(cause, server_message);
+            a.reason =
+                format!("attempt {attempt} failed ({text}); retriable, backing off {delay_ms} ms");
+            fill_error(&mut a, LookupError::Attempt(cause), text, server_message);
+        }
+        Owned::Done(d) => {
+            a.kind = "done";
+            a.reason = if d.use_proxy {
+                format!(
+                    "{} owns the topic; connect through {}",
+                    d.logical, d.physical
+                )
+            } else {
+                format!("{} owns the topic", d.logical)
+            };
+            a.logical_address = Some(d.logical);
+            a.physical_address = Some(d.physical);
+            a.use_proxy = d.use_proxy;
+            a.authoritative = d.authoritative;
+            a.redirects = d.redirects;
+            a.attempt = d.attempts;
+        }
+        Owned::Failed(e) => {
+            a.kind = "failed";
+            a.attempt = l.attempts();
+            let text = lookup_text(e, server_message);
+            a.reason = match e {
+                LookupError::Attempt(x) if !x.is_retriable() => format!("{text}: not retriable"),
+                LookupError::Attempt(_) => format!("{text}: retries are off"),
+                _ => text.clone(),
+            };
+            fill_error(&mut a, e, text, server_message);
+        }
+        Owned::Ignored(why) => {
+            a.reason = format!("event ignored: {why}");
+        }
+    }
+    a
+}
+
+/// The text of a lookup failure, with the broker's message for a server
+/// error.
+fn lookup_text(e: LookupError, server_message: &str) -> String {
+    match e {
+        LookupError::Attempt(a) => attempt_text(a, server_message),
+        LookupError::DeadlineExceeded {
+            attempts,
+            elapsed_ms,
+            last: Some(a),
+        } => format!(
+            "Lookup timed out after {elapsed_ms} ms and {attempts} attempts; last error: {}",
+            attempt_text(a, server_message)
+        ),
+        _ => e.to_string(),
+    }
+}
+
+fn fill_error(a: &mut PyLookupAction, e: LookupError, text: String, server_message: &str) {
+    a.error = Some(text);
+    a.error_kind = Some(match e {
+        LookupError::Attempt(x) => attempt_kind(x),
+        _ => "deadline_exceeded",
+    });
+    let last = e.attempt_error();
+    if let Some(AttemptError::Server(s)) = last {
+        a.server_error = Some(s.name());
+        a.server_message = Some(server_message.to_owned());
+    }
+    a.lookup_error = Some(LookupErrorBox(e));
+}
+
+struct OwnedSend {
+    logical: String,
+    physical: String,
+    authoritative: bool,
+    send_properties: bool,
+    redirects: u32,
+    attempt: u32,
+}
+
+struct OwnedDone {
+    logical: String,
+    physical: String,
+    use_proxy: bool,
+    authoritative: bool,
+    redirects: u32,
+    attempts: u32,
+}
+
+enum Owned {
+    Send(OwnedSend),
+    Retry {
+        at_ms: u64,
+        delay_ms: u64,
+        cause: AttemptError,
+        attempt: u32,
+    },
+    Done(OwnedDone),
+    Failed(LookupError),
+    Ignored(String),
+}
+
+impl From<LookupAction<'_>> for Owned {
+    fn from(a: LookupAction<'_>) -> Self {
+        match a {
+            LookupAction::SendLookup(s) => Self::Send(OwnedSend {
+                logical: s.logical_address.to_owned(),
+                physical: s.physical_address.to_owned(),
+                authoritative: s.authoritative,
+                send_properties: s.send_properties,
+                redirects: s.redirects,
+                attempt: s.attempt,
+            }),
+            LookupAction::RetryAt {
+                at_ms,
+                delay_ms,
+                cause,
+                attempt,
+            } => Self::Retry {
+                at_ms,
+                delay_ms,
+                cause,
+                attempt,
+            },
+            LookupAction::Done(d) => Self::Done(OwnedDone {
+                logical: d.logical_address.to_owned(),
+                physical: d.physical_address.to_owned(),
+                use_proxy: d.use_proxy,
+                authoritative: d.authoritative,
+                redirects: d.redirects,
+                attempts: d.attempts,
+            }),
+            LookupAction::Failed(e) => Self::Failed(e),
+            LookupAction::Ignored(why) => Self::Ignored(why.to_string()),
+        }
+    }
+}
+
+fn server_error(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<ServerError>> {
+    let Some(value) = value else { return Ok(None) };
+    if let Ok(code) = value.extract::<i32>() {
+        return ServerError::from_code(code)
+            .map(Some)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown ServerError code {code}")));
+    }
+    let name: String = value.extract()?;
+    ServerError::from_name(&name)
+        .map(Some)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown ServerError {name:?}")))
+}
+
+/// One topic lookup, driven step by step (Java's
+/// `BinaryProtoLookupService.getBroker` with the producer's retries).
+///
+/// Feed it events with the time in milliseconds; every method returns the
+/// `LookupAction` the client takes next. Thread-safe (a lock serialises
+/// the calls). `profile` is "java" (Java/C++, the default) or "go".
+/// `detect_redirect_loops=False` gives Java's exact behaviour (it has no
+/// loop detection and redirects until `max_redirects`).
+#[pyclass(frozen, module = "pulsar_routing", name = "TopicLookup")]
+pub(crate) struct PyTopicLookup {
+    inner: Mutex<TopicLookup<Vec<Hop>>>,
+}
+
+impl PyTopicLookup {
+    fn drive(&self, f: impl FnOnce(&mut TopicLookup<Vec<Hop>>) -> Owned) -> PyLookupAction {
+        let mut l = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let owned = f(&mut l);
+        convert(&l, owned)
+    }
+}
+
+#[pymethods]
+impl PyTopicLookup {
+    #[new]
+    #[pyo3(signature = (
+        service_address,
+        *,
+        use_tls = false,
+        max_redirects = 20,
+        profile = "java",
+        operation_timeout_ms = 30_000,
+        lookup_timeout_ms = None,
+        retry = true,
+        detect_redirect_loops = true,
+        jitter_seed = 0,
+        chain_capacity = 21,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        service_address: &str,
+        use_tls: bool,
+        max_redirects: u32,
+        profile: &str,
+        operation_timeout_ms: u64,
+        lookup_timeout_ms: Option<u64>,
+        retry: bool,
+        detect_redirect_loops: bool,
+        jitter_seed: u64,
+        chain_capacity: usize,
+    ) -> PyResult<Self> {
+        let profile = LookupProfile::from_name(profile).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown lookup profile {profile:?}: expected \"java\" or \"go\""
+            ))
+        })?;
+        let options = LookupOptions {
+            use_tls,
+            max_redirects,
+            profile,
+            operation_timeout_ms,
+            lookup_timeout_ms,
+            retry,
+            detect_redirect_loops,
+            jitter_seed,
+        };
+        let chain = vec![Hop::EMPTY; chain_capacity.min(4096)];
+        let lookup = TopicLookup::new(service_address, options, chain)
+            .map_err(|e| TopicLookupError::new_err(e.to_string()))?;
+        Ok(Self {
+            inner: Mutex::new(lookup),
+        })
+    }
+
+    /// Starts at `now_ms`: the first lookup goes to the service address.
+    fn start(&self, now_ms: u64) -> PyLookupAction {
+        self.drive(|l| l.start(now_ms).into())
+    }
+
+    /// The broker's response. `kind` is "connect", "redirect", "failed" or
+    /// None (absent); `error` a ServerError name or code.
+    #[pyo3(signature = (
+        kind,
+        now_ms,
+        *,
+        broker_service_url = None,
+        broker_service_url_tls = None,
+        authoritative = false,
+        proxy_through_service_url = false,
+        error = None,
+        message = None,
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn on_response(
+        &self,
+        kind: Option<&str>,
+        now_ms: u64,
+        broker_service_url: Option<&str>,
+        broker_service_url_tls: Option<&str>,
+        authoritative: bool,
+        proxy_through_service_url: bool,
+        error: Option<&Bound<'_, PyAny>>,
+        message: Option<&str>,
+    ) -> PyResult<PyLookupAction> {
+        let response = match kind {
+            None => None,
+            Some("redirect") => Some(LookupType::Redirect),
+            Some("connect") => Some(LookupType::Connect),
+            Some("failed") => Some(LookupType::Failed),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown lookup response {other:?}: expected \"connect\", \"redirect\" or \"failed\""
+                )));
+            }
+        };
+        let r = LookupResponse {
+            response,
+            broker_service_url,
+            broker_service_url_tls,
+            authoritative,
+            proxy_through_service_url,
+            error: server_error(error)?,
+            message,
+        };
+        Ok(self.drive(|l| l.on_response(&r, now_ms).into()))
+    }
+
+    /// The connection for the request failed.
+    fn on_connection_failed(&self, now_ms: u64) -> PyLookupAction {
+        self.drive(|l| l.on_connection_failed(now_ms).into())
+    }
+
+    /// The request got no answer in time.
+    fn on_request_timeout(&self, now_ms: u64) -> PyLookupAction {
+        self.drive(|l| l.on_request_timeout(now_ms).into())
+    }
+
+    /// The connection's lookup throttle refused the request.
+    #[pyo3(signature = (now_ms, in_flight = 0, queued = 0))]
+    fn on_throttled(&self, now_ms: u64, in_flight: u32, queued: u32) -> PyLookupAction {
+        let e = AttemptError::TooManyRequests { in_flight, queued };
+        self.drive(|l| l.on_attempt_error(e, now_ms).into())
+    }
+
+    /// The retry timer fired.
+    fn on_retry_timer(&self, now_ms: u64) -> PyLookupAction {
+        self.drive(|l| l.on_retry_timer(now_ms).into())
+    }
+
+    /// The current attempt's redirect chain: (address, authoritative) hops.
+    #[getter]
+    fn chain(&self) -> Vec<(String, bool)> {
+        chain_of(&self.inner.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Whether the lookup ended.
+    #[getter]
+    fn is_finished(&self) -> bool {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_finished()
+    }
+
+    /// Attempts made.
+    #[getter]
+    fn attempts(&self) -> u32 {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .attempts()
+    }
+
+    /// The deadline, once started.
+    #[getter]
+    fn deadline_ms(&self) -> Option<u64> {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .deadline_ms()
+    }
+
+    /// The last Failed response's message.
+    #[getter]
+    fn server_message(&self) -> String {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .server_message()
+            .to_owned()
+    }
+}
+
+fn convert_metadata(m: &PartitionedMetadataLookup, action: MetadataAction<'_>) -> PyLookupAction {
+    let mut a = PyLookupAction::default();
+    let server_message = m.server_message().to_owned();
+    match action {
+        MetadataAction::Connect { address, attempt } => {
+            a.kind = "connect";
+            a.physical_address = Some(address.to_owned());
+            a.attempt = attempt;
+            a.reason = format!("attempt {attempt}: connect to a service host");
+        }
+        MetadataAction::SendPartitionedMetadata {
+            metadata_auto_creation,
+            attempt,
+        } => {
+            a.kind = "send_partitioned_metadata";
+            a.metadata_auto_creation = metadata_auto_creation;
+            a.attempt = attempt;
+            a.reason = "ask the partition count".into();
+        }
+        MetadataAction::RetryAt {
+            at_ms,
+            delay_ms,
+            cause,
+            attempt,
+        } => {
+            a.kind = "retry_at";
+            a.at_ms = Some(at_ms);
+            a.delay_ms = Some(delay_ms);
+            a.attempt = attempt;
+            let text = attempt_text(cause, &server_message);
+            a.reason =
+                format!("attempt {attempt} failed ({text}); retriable, backing off {delay_ms} ms");
+            fill_error(&mut a, LookupError::Attempt(cause), text, &server_message);
+        }
+        MetadataAction::Done(plan) => {
+            a.kind = "done";
+            a.partitions = Some(plan.partitions);
+            a.reason = if plan.is_partitioned() {
+                format!("{} partitions: one lookup per partition", plan.partitions)
+            } else {
+                "not partitioned: one lookup of the topic".into()
+            };
+        }
+        MetadataAction::Failed(e) => {
+            a.kind = "failed";
+            a.attempt = m.attempts();
+            let text = match e {
+                LookupError::Attempt(x) => attempt_text(x, &server_message),
+                _ => e.to_string(),
+            };
+            a.reason = text.clone();
+            fill_error(&mut a, e, text, &server_message);
+        }
+        MetadataAction::Ignored(why) => {
+            a.kind = "ignored";
+            a.reason = format!("event ignored: {why}");
+        }
+    }
+    a
+}
+
+/// The partitioned-metadata step before a producer starts
+/// (`getPartitionedTopicMetadata` with its retries), step by step.
+/// Thread-safe.
+#[pyclass(frozen, module = "pulsar_routing", name = "PartitionedMetadataLookup")]
+pub(crate) struct PyPartitionedMetadataLookup {
+    inner: Mutex<PartitionedMetadataLookup>,
+}
+
+impl PyPartitionedMetadataLookup {
+    fn drive(
+        &self,
+        f: impl for<'a> FnOnce(&'a mut PartitionedMetadataLookup) -> MetadataAction<'a>,
+    ) -> PyLookupAction {
+        let mut m = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let (action, address) = match f(&mut m) {
+            MetadataAction::Connect { address, attempt } => (
+                MetadataAction::Connect {
+                    address: "",
+                    attempt,
+                },
+                Some(address.to_owned()),
+            ),
+            MetadataAction::SendPartitionedMetadata {
+                metadata_auto_creation,
+                attempt,
+            } => (
+                MetadataAction::SendPartitionedMetadata {
+                    metadata_auto_creation,
+                    attempt,
+                },
+                None,
+            ),
+            MetadataAction::RetryAt {
+                at_ms,
+                delay_ms,
+                cause,
+                attempt,
+            } => (
+                MetadataAction::RetryAt {
+                    at_ms,
+                    delay_ms,
+                    cause,
+                    attempt,
+                },
+                None,
+            ),
+            MetadataAction::Done(p) => (MetadataAction::Done(p), None),
+            MetadataAction::Failed(e) => (MetadataAction::Failed(e), None),
+            MetadataAction::Ignored(why) => (MetadataAction::Ignored(why), None),
+        };
+        let mut a = convert_metadata(&m, action);
+        if address.is_some() {
+            a.physical_address = address;
+        }
+        a
+    }
+}
+
+#[pymethods]
+impl PyPartitionedMetadataLookup {
+    #[new]
+    #[pyo3(signature = (
+        service_address,
+        *,
+        operation_timeout_ms = 30_000,
+        lookup_timeout_ms = None,
+        metadata_auto_creation = true,
+        use_fallback_for_non_pip344 = false,
+        jitter_seed = 0,
+    ))]
+    fn new(
+        service_address: &str,
+        operation_timeout_ms: u64,
+        lookup_timeout_ms: Option<u64>,
+        metadata_auto_creation: bool,
+        use_fallback_for_non_pip344: bool,
+        jitter_seed: u64,
+    ) -> PyResult<Self> {
+        let options = MetadataOptions {
+            operation_timeout_ms,
+            lookup_timeout_ms,
+            metadata_auto_creation,
+            use_fallback_for_non_pip344,
+            jitter_seed,
+        };
+        let m = PartitionedMetadataLookup::new(service_address, options)
+            .map_err(|e| TopicLookupError::new_err(e.to_string()))?;
+        Ok(Self {
+            inner: Mutex::new(m),
+        })
+    }
+
+    /// Starts at `now_ms`.
+    fn start(&self, now_ms: u64) -> PyLookupAction {
+        self.drive(|m| m.start(now_ms))
+    }
+
+    /// Connected; `supports_pip344` is the broker's feature flag.
+    fn on_connected(&self, supports_pip344: bool, now_ms: u64) -> PyLookupAction {
+        self.drive(|m| m.on_connected(supports_pip344, now_ms))
+    }
+
+    /// The response: `partitions` on success, or `error` (a ServerError
+    /// name or code) and `message` on failure.
+    #[pyo3(signature = (now_ms, *, partitions = 0, error = None, message = None))]
+    fn on_response(
+        &self,
+        now_ms: u64,
+        partitions: u32,
+        error: Option<&Bound<'_, PyAny>>,
+        message: Option<&str>,
+    ) -> PyResult<PyLookupAction> {
+        let r = match error {
+            None => PartitionedMetadataResponse::Success { partitions },
+            Some(e) => PartitionedMetadataResponse::Failed {
+                error: server_error(Some(e))?,
+                message,
+            },
+        };
+        Ok(self.drive(|m| m.on_response(&r, now_ms)))
+    }
+
+    /// The connection failed.
+    fn on_connection_failed(&self, now_ms: u64) -> PyLookupAction {
+        self.drive(|m| m.on_connection_failed(now_ms))
+    }
+
+    /// The retry timer fired.
+    fn on_retry_timer(&self, now_ms: u64) -> PyLookupAction {
+        self.drive(|m| m.on_retry_timer(now_ms))
+    }
+
+    /// Whether it ended.
+    #[getter]
+    fn is_finished(&self) -> bool {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_finished()
+    }
+}
+
+/// The topics a producer looks up once the partition count is known: the
+/// topic itself for 0 partitions, `<topic>-partition-<i>` otherwise.
+#[pyfunction]
+pub(crate) fn producer_start_topics(topic: &str, partitions: u32) -> Vec<String> {
+    ProducerStartPlan { partitions }
+        .topics(topic)
+        .map(|t| t.to_string())
+        .collect()
+}
+
+type Key = (String, Vec<(String, String)>);
+
+/// The table of the Python coalescer: owned keys, slots on the heap.
+type CoalescerTable = LookupCoalescer<Key, Vec<Option<InFlight<Key>>>>;
+
+/// The waiters of each slot's lookup, in join order.
+type Waiters = HashMap<usize, Vec<Py<PyAny>>>;
+
+/// The table of lookups in flight (Java's
+/// `InProgressDeduplicationDecoratorLookupService`): concurrent requests
+/// for the same (topic, properties) share one lookup; the entry goes when
+/// it completes. Bounded by `capacity`; thread-safe.
+#[pyclass(frozen, module = "pulsar_routing", name = "LookupCoalescer")]
+pub(crate) struct PyLookupCoalescer {
+    inner: Mutex<(CoalescerTable, Waiters)>,
+}
+
+fn key(topic: &str, properties: Option<HashMap<String, String>>) -> Key {
+    let mut props: Vec<(String, String)> = properties.unwrap_or_default().into_iter().collect();
+    props.sort();
+    (topic.to_owned(), props)
+}
+
+#[pymethods]
+impl PyLookupCoalescer {
+    #[new]
+    #[pyo3(signature = (capacity = 1024))]
+    fn new(capacity: usize) -> Self {
+        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect();
+        Self {
+            inner: Mutex::new((LookupCoalescer::new(slots), HashMap::new())),
+        }
+    }
+
+    /// Joins the lookup of (`topic`, `properties`): True when the caller
+    /// must start it, False when one is in flight. `waiter` (any object,
+    /// e.g. a future) is returned by `complete`.
+    #[pyo3(signature = (topic, properties = None, waiter = None))]
+    fn join(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        properties: Option<HashMap<String, String>>,
+        waiter: Option<Py<PyAny>>,
+    ) -> PyResult<bool> {
+        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let (table, waiters) = &mut *guard;
+        match table.join(key(topic, properties)) {
+            Ok(j) => {
+                let list = waiters.entry(j.slot()).or_default();
+                if j.is_leader() {
+                    list.clear();
+                }
+                list.push(waiter.unwrap_or_else(|| py.None()));
+                Ok(j.is_leader())
+            }
+            Err(CoalesceError::TableFull { capacity }) => {
+                let err = CoalescingTableFullError::new_err(
+                    CoalesceError::TableFull { capacity }.to_string(),
+                );
+                set(&err, py, "kind", "coalescing_table_full")?;
+                set(&err, py, "capacity", capacity)?;
+                Err(err)
+            }
+            Err(e) => Err(TopicLookupError::new_err(e.to_string())),
+        }
+    }
+
+    /// The lookup completed: removes it and returns its waiters, in join
+    /// order, to complete with the one result (empty if none was in
+    /// flight).
+    #[pyo3(signature = (topic, properties = None))]
+    fn complete(&self, topic: &str, properties: Option<HashMap<String, String>>) -> Vec<Py<PyAny>> {
+        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let (table, waiters) = &mut *guard;
+        let k = key(topic, properties);
+        let Some(slot) = table.find(&k) else {
+            return Vec::new();
+        };
+        let _ = table.complete(&k);
+        waiters.remove(&slot).unwrap_or_default()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner()).0.len()
+    }
+
+    /// The number of slots.
+    #[getter]
+    fn capacity(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .0
+            .capacity()
+    }
+}
+
+/// A connection's lookup throttle (`ClientCnx`): `concurrent_lookup_requests`
+/// in flight, up to `max_lookup_requests` in all. Thread-safe.
+#[pyclass(frozen, module = "pulsar_routing", name = "LookupThrottle")]
+pub(crate) struct PyLookupThrottle {
+    inner: Mutex<LookupThrottle>,
+}
+
+#[pymethods]
+impl PyLookupThrottle {
+    #[new]
+    #[pyo3(signature = (concurrent_lookup_requests = 5_000, max_lookup_requests = 50_000))]
+    fn new(concurrent_lookup_requests: u32, max_lookup_requests: u32) -> Self {
+        Self {
+            inner: Mutex::new(LookupThrottle::new(
+                concurrent_lookup_requests,
+                max_lookup_requests,
+            )),
+        }
+    }
+
+    /// Admits a lookup: "send_now" or "queued"; raises TooManyRequestsError
+    /// beyond both limits.
+    fn acquire(&self, py: Python<'_>) -> PyResult<&'static str> {
+        let mut t = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        match t.try_acquire() {
+            Ok(Admission::SendNow) => Ok("send_now"),
+            Ok(Admission::Queued) => Ok("queued"),
+            Err(e) => Err(attempt_exception(py, e, "", &[])?),
+        }
+    }
+
+    /// A lookup in flight completed: True when the oldest queued one must
+    /// now be sent.
+    fn release(&self) -> bool {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .release()
+    }
+
+    /// Lookups in flight.
+    #[getter]
+    fn in_flight(&self) -> u32 {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .in_flight()
+    }
+
+    /// Lookups queued.
+    #[getter]
+    fn queued(&self) -> u32 {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .queued()
+    }
+}
+
+/// The Java client's `Backoff` (initial 100 ms doubling to 60 s, cut once
+/// at the mandatory stop, lowered by up to 10% at random), with the clock
+/// and the randomness as arguments. Thread-safe.
+#[pyclass(frozen, module = "pulsar_routing", name = "Backoff")]
+pub(crate) struct PyBackoff {
+    inner: Mutex<pulsar_routing::lookup::Backoff>,
+}
+
+#[pymethods]
+impl PyBackoff {
+    #[new]
+    #[pyo3(signature = (initial_ms = 100, max_ms = 60_000, mandatory_stop_ms = 60_000))]
+    fn new(initial_ms: u64, max_ms: u64, mandatory_stop_ms: u64) -> Self {
+        Self {
+            inner: Mutex::new(pulsar_routing::lookup::Backoff::new(
+                initial_ms,
+                max_ms,
+                mandatory_stop_ms,
+            )),
+        }
+    }
+
+    /// The next delay at `now_ms`; `random` stands for Java's
+    /// `Random.nextInt(current / 10)` (the delay is lowered by
+    /// `random % (current // 10)`), 0 for no jitter.
+    #[pyo3(signature = (now_ms, random = 0))]
+    fn next(&self, now_ms: u64, random: u32) -> u64 {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .next(now_ms, random)
+    }
+
+    /// Starts over from the initial delay.
+    fn reset(&self) {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner()).reset();
+    }
+}

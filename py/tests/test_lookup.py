@@ -1,0 +1,252 @@
+"""The lookup drivers from Python: step by step, replayed traces, the
+coalescing table and the throttle (spec section 6)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from pulsar_routing import (
+    CoalescingTableFullError,
+    LookupCoalescer,
+    LookupFailedError,
+    LookupThrottle,
+    LookupTimeoutError,
+    PartitionedMetadataLookup,
+    PulsarRoutingError,
+    RedirectLoopError,
+    TooManyRedirectsError,
+    TooManyRequestsError,
+    TopicLookup,
+    TopicLookupError,
+    producer_start_topics,
+)
+from pulsar_routing.lookup import explain, replay
+
+SERVICE = "pulsar://proxy:6650"
+
+
+def test_step_by_step_redirect_and_connect() -> None:
+    lookup = TopicLookup(SERVICE)
+    first = lookup.start(0)
+    assert first.kind == "send_lookup"
+    assert (first.logical_address, first.authoritative) == (SERVICE, False)
+    assert "first lookup" in first.reason
+    redirected = lookup.on_response(
+        "redirect", 3, broker_service_url="pulsar://b2:6650", authoritative=True
+    )
+    assert (redirected.logical_address, redirected.authoritative) == ("pulsar://b2:6650", True)
+    done = lookup.on_response(
+        "connect",
+        5,
+        broker_service_url="pulsar://b2:6650",
+        authoritative=True,
+        proxy_through_service_url=True,
+    )
+    assert done.kind == "done"
+    # Java: through the hop that answered, which is the broker b2 itself.
+    assert (done.logical_address, done.physical_address, done.use_proxy) == (
+        "pulsar://b2:6650",
+        "pulsar://b2:6650",
+        True,
+    )
+    assert repr(done).startswith("LookupAction.done(")
+    assert lookup.chain == [(SERVICE, False), ("pulsar://b2:6650", True)]
+    assert lookup.on_connection_failed(6).kind == "ignored"
+
+
+def test_go_profile_goes_through_the_proxy() -> None:
+    lookup = TopicLookup(SERVICE, profile="go")
+    lookup.start(0)
+    a = lookup.on_response(
+        "redirect", 1, broker_service_url="pulsar://b1:6650", proxy_through_service_url=True
+    )
+    assert (a.logical_address, a.physical_address, a.send_properties) == (
+        "pulsar://b1:6650",
+        SERVICE,
+        False,
+    )
+    with pytest.raises(ValueError):
+        TopicLookup(SERVICE, profile="rust")
+
+
+def test_failures_are_typed_exceptions() -> None:
+    lookup = TopicLookup(SERVICE)
+    lookup.start(0)
+    failed = lookup.on_response("failed", 1, error="TopicNotFound", message="no such topic")
+    assert failed.kind == "failed"
+    assert (failed.server_error, failed.server_message) == ("TopicNotFound", "no such topic")
+    with pytest.raises(LookupFailedError) as info:
+        failed.raise_for_error()
+    assert info.value.server_error == "TopicNotFound"
+    assert isinstance(info.value, TopicLookupError)
+    assert isinstance(info.value, PulsarRoutingError)
+
+    lookup = TopicLookup(SERVICE, retry=False, max_redirects=2)
+    lookup.start(0)
+    for i in range(2):
+        lookup.on_response("redirect", i, broker_service_url=f"pulsar://b{i}:1")
+    last = lookup.on_response("redirect", 3, broker_service_url="pulsar://b9:1")
+    exc = last.exception()
+    assert isinstance(exc, TooManyRedirectsError)
+    assert str(exc) == "Too many redirects: 2"
+    assert exc.limit == 2
+
+
+def test_redirect_loop_carries_the_chain() -> None:
+    lookup = TopicLookup(SERVICE, retry=False)
+    lookup.start(0)
+    lookup.on_response("redirect", 1, broker_service_url="pulsar://a:1", authoritative=True)
+    lookup.on_response("redirect", 2, broker_service_url="pulsar://b:1", authoritative=True)
+    looped = lookup.on_response(
+        "redirect", 3, broker_service_url="pulsar://a:1", authoritative=True
+    )
+    with pytest.raises(RedirectLoopError) as info:
+        looped.raise_for_error()
+    assert [hop for hop, _ in info.value.chain] == [SERVICE, "pulsar://a:1", "pulsar://b:1", "pulsar://a:1"]
+
+
+def test_replay_leader_change_recovered_by_retry() -> None:
+    steps = replay(
+        [
+            {"now_ms": 1_000, "event": "start"},
+            {"now_ms": 1_004, "kind": "failed", "error": "ServiceNotReady", "message": "leader changing"},
+            {"now_ms": 1_200, "kind": "redirect", "url": "pulsar://leader:6650", "authoritative": True},
+            {"now_ms": 1_202, "kind": "connect", "url": "pulsar://leader:6650", "authoritative": True},
+        ],
+        service_address=SERVICE,
+        jitter_seed=1,
+    )
+    kinds = [(s.event, s.action.kind) for s in steps]
+    assert kinds == [
+        ("start", "send_lookup"),
+        ("response", "retry_at"),
+        ("retry_timer (auto)", "send_lookup"),
+        ("response", "send_lookup"),
+        ("response", "done"),
+    ]
+    retry = steps[1].action
+    assert retry.error_kind == "server_error"
+    assert retry.delay_ms is not None and 90 <= retry.delay_ms <= 100
+    assert "leader changing" in retry.reason
+    assert steps[2].now_ms == retry.at_ms
+    assert steps[-1].action.attempt == 2
+    assert "owns the topic" in explain(steps)
+
+
+def test_replay_redirects_that_never_converge() -> None:
+    trace = []
+    now = 0
+    for i in range(2_000):
+        now += 50
+        trace.append({"now_ms": now, "kind": "redirect", "url": f"pulsar://b{i}:6650"})
+    steps = replay(trace, service_address=SERVICE, operation_timeout_ms=2_000)
+    last = steps[-1].action
+    assert last.kind == "failed"
+    assert last.error_kind == "deadline_exceeded"
+    exc = last.exception()
+    assert isinstance(exc, LookupTimeoutError)
+    assert exc.last_error == "Too many redirects: 20"
+
+
+def test_partitioned_metadata_and_the_producer_plan() -> None:
+    m = PartitionedMetadataLookup(SERVICE, metadata_auto_creation=False)
+    assert m.start(0).kind == "connect"
+    failed = m.on_connected(False, 1)
+    assert failed.kind == "failed"
+    assert failed.error_kind == "feature_not_supported"
+    m = PartitionedMetadataLookup(SERVICE)
+    m.start(0)
+    assert m.on_connected(True, 1).metadata_auto_creation
+    done = m.on_response(2, partitions=3)
+    assert (done.kind, done.partitions) == ("done", 3)
+    assert producer_start_topics("persistent://t/ns/x", 3) == [
+        f"persistent://t/ns/x-partition-{i}" for i in range(3)
+    ]
+    assert producer_start_topics("persistent://t/ns/x", 0) == ["persistent://t/ns/x"]
+    m = PartitionedMetadataLookup(SERVICE)
+    m.start(0)
+    m.on_connected(True, 1)
+    assert m.on_response(2, error="AuthenticationError").kind == "failed"
+
+
+def test_coalescer_completes_every_waiter_across_threads() -> None:
+    table = LookupCoalescer(4)
+    leaders = []
+    barrier = threading.Barrier(8)
+
+    def worker(i: int) -> None:
+        barrier.wait()
+        leaders.append(table.join("persistent://t/ns/a", {"k": "v"}, waiter=i))
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(leaders) == [False] * 7 + [True]
+    assert sorted(table.complete("persistent://t/ns/a", {"k": "v"})) == list(range(8))
+    assert len(table) == 0
+    assert table.complete("persistent://t/ns/a", {"k": "v"}) == []
+
+    small = LookupCoalescer(1)
+    small.join("a")
+    with pytest.raises(CoalescingTableFullError) as info:
+        small.join("b")
+    assert info.value.capacity == 1
+
+
+def test_throttle_limits() -> None:
+    t = LookupThrottle(2, 3)
+    assert [t.acquire(), t.acquire(), t.acquire()] == ["send_now", "send_now", "queued"]
+    with pytest.raises(TooManyRequestsError) as info:
+        t.acquire()
+    assert (info.value.in_flight, info.value.queued) == (2, 1)
+    assert str(info.value).startswith("Requests number out of config")
+    assert t.release()
+    assert (t.in_flight, t.queued) == (2, 0)
+
+
+def test_coalescer_keys_are_maps_and_exact() -> None:
+    table = LookupCoalescer(4)
+    assert table.join("t", {"a": "1", "b": "2"}, waiter="first")
+    # The same map in another order is the same lookup...
+    assert not table.join("t", {"b": "2", "a": "1"}, waiter="second")
+    # ...but other properties, or none, are another one.
+    assert table.join("t", {"a": "1"}, waiter="third")
+    assert table.join("t", waiter="fourth")
+    assert len(table) == 3
+    assert table.complete("t", {"b": "2", "a": "1"}) == ["first", "second"]
+    assert table.complete("t") == ["fourth"]
+
+
+def test_a_lookup_driven_from_several_threads_stays_consistent() -> None:
+    lookup = TopicLookup(SERVICE)
+    lookup.start(0)
+    results = []
+
+    def respond() -> None:
+        results.append(
+            lookup.on_response("connect", 1, broker_service_url="pulsar://b:6650").kind
+        )
+
+    threads = [threading.Thread(target=respond) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # Exactly one response is taken; the others come after the end.
+    assert sorted(results) == ["done"] + ["ignored"] * 7
+
+
+def test_backoff_schedule() -> None:
+    from pulsar_routing import Backoff
+
+    b = Backoff(100, 60_000, 1_000)
+    # Doubling from 100 ms, then cut to the mandatory stop 1 s after the first.
+    assert [b.next(0), b.next(100), b.next(300), b.next(700)] == [100, 200, 400, 300]
+    b.reset()
+    # Jitter lowers a delay by random % (delay // 10), never below the initial one.
+    assert b.next(5_000, random=7) == 100
+    assert b.next(5_100, random=27) == 200 - 27 % 20
