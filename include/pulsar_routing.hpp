@@ -24,14 +24,16 @@
  *   `std::u16string_view`. Nothing is kept after a call returns, except
  *   where a class says it copies its input.
  * - Handles (the Java routers, the other clients' routers, Kafka's
- *   stateful partitioners, Key_Shared selectors) are move-only RAII
- *   classes that free the C handle in their destructor. Value types the C API lets you allocate
- *   (hashers, bundle layouts, parsed topic names) are plain classes.
+ *   stateful partitioners, Key_Shared selectors, the sender readiness
+ *   gate) are move-only RAII classes that free the C handle in their
+ *   destructor. Value types the C API lets you allocate (hashers, bundle
+ *   layouts, parsed topic names, the pending queue) are plain classes.
  * - Outputs are `std::string`, `std::vector` or numbers; buffers grow as
  *   the C API asks (`BUFFER_TOO_SMALL` gives the needed length).
  * - Thread-safety is the C API's: routers may be shared between threads, a
- *   selector may be read by many threads while none modifies it, a hasher
- *   belongs to one thread (see pulsar_routing.h).
+ *   selector or a sender gate may be read by many threads while none
+ *   modifies it, a hasher or a pending queue belongs to one thread (see
+ *   pulsar_routing.h).
  */
 #ifndef PULSAR_ROUTING_HPP
 #define PULSAR_ROUTING_HPP
@@ -1190,6 +1192,307 @@ private:
     };
     std::unique_ptr<pulsar_routing_selector, deleter> handle_;
 };
+
+/* ------------------------------------------------------------------ */
+/* The Kafka sender readiness gate and the Pulsar pending queue        */
+/* ------------------------------------------------------------------ */
+
+/// A node's connection state.
+enum class connection_state : pulsar_routing_connection_state {
+    not_connected = PULSAR_ROUTING_CONNECTION_STATE_NOT_CONNECTED,
+    connecting = PULSAR_ROUTING_CONNECTION_STATE_CONNECTING,
+    authenticating = PULSAR_ROUTING_CONNECTION_STATE_AUTHENTICATING,
+    ready = PULSAR_ROUTING_CONNECTION_STATE_READY,
+};
+
+/// What happened to a node's connection (see `sender_gate::connection_event`).
+enum class connection_event : pulsar_routing_connection_event {
+    connect = PULSAR_ROUTING_CONNECTION_EVENT_CONNECT,
+    connected = PULSAR_ROUTING_CONNECTION_EVENT_CONNECTED,
+    authenticated = PULSAR_ROUTING_CONNECTION_EVENT_AUTHENTICATED,
+    disconnected = PULSAR_ROUTING_CONNECTION_EVENT_DISCONNECTED,
+    authentication_failed = PULSAR_ROUTING_CONNECTION_EVENT_AUTHENTICATION_FAILED,
+};
+
+/// How a produce request ended.
+enum class produce_outcome : pulsar_routing_produce_outcome {
+    success = PULSAR_ROUTING_PRODUCE_OUTCOME_SUCCESS,
+    not_leader_or_follower = PULSAR_ROUTING_PRODUCE_OUTCOME_NOT_LEADER_OR_FOLLOWER,
+    other_error = PULSAR_ROUTING_PRODUCE_OUTCOME_OTHER_ERROR,
+};
+
+/// A metadata event (see `sender_gate::metadata_event`).
+enum class metadata_event : pulsar_routing_metadata_event {
+    request_update = PULSAR_ROUTING_METADATA_EVENT_REQUEST_UPDATE,
+    fetch_started = PULSAR_ROUTING_METADATA_EVENT_FETCH_STARTED,
+    updated = PULSAR_ROUTING_METADATA_EVENT_UPDATED,
+    failed = PULSAR_ROUTING_METADATA_EVENT_FAILED,
+};
+
+/// Why a node is (not) ready; the checks run in the order connection, in
+/// flight, metadata.
+enum class readiness_reason : pulsar_routing_readiness_reason {
+    ready = PULSAR_ROUTING_READINESS_READY,
+    initiate_connect = PULSAR_ROUTING_READINESS_INITIATE_CONNECT,
+    reconnect_backoff = PULSAR_ROUTING_READINESS_RECONNECT_BACKOFF,
+    connecting = PULSAR_ROUTING_READINESS_CONNECTING,
+    throttled = PULSAR_ROUTING_READINESS_THROTTLED,
+    in_flight_full = PULSAR_ROUTING_READINESS_IN_FLIGHT_FULL,
+    metadata_due = PULSAR_ROUTING_READINESS_METADATA_DUE,
+    unknown_node = PULSAR_ROUTING_READINESS_UNKNOWN_NODE,
+};
+
+/// A gate's producer settings: the C struct. Start from
+/// `sender_gate::default_config()` (Kafka's defaults) and change fields.
+using sender_config = pulsar_routing_sender_config;
+/// The producer metrics a gate answers: the C struct.
+using sender_counters = pulsar_routing_sender_counters;
+
+/// A node's readiness and the details behind it.
+struct readiness {
+    int32_t node = 0;
+    readiness_reason reason = readiness_reason::ready;
+    connection_state state = connection_state::not_connected;
+    /// Requests in flight on the node's connection.
+    uint32_t in_flight = 0;
+    /// `max.in.flight.requests.per.connection`.
+    uint32_t max_in_flight = 0;
+    uint64_t metadata_age_ms = 0;
+    /// A metadata refresh was requested (rather than expired).
+    bool metadata_update_requested = false;
+    /// The reconnect backoff or throttle left; 0 otherwise.
+    uint64_t backoff_remaining_ms = 0;
+
+    bool is_ready() const noexcept { return reason == readiness_reason::ready; }
+
+    static readiness from_c(const pulsar_routing_readiness &r) noexcept {
+        return {r.node,
+                static_cast<readiness_reason>(r.reason),
+                static_cast<connection_state>(r.state),
+                r.in_flight,
+                r.max_in_flight,
+                r.metadata_age_ms,
+                r.metadata_update_requested,
+                r.backoff_remaining_ms};
+    }
+    pulsar_routing_readiness c_readiness() const noexcept {
+        return {node,
+                static_cast<pulsar_routing_readiness_reason>(reason),
+                static_cast<pulsar_routing_connection_state>(state),
+                in_flight,
+                max_in_flight,
+                metadata_age_ms,
+                metadata_update_requested,
+                backoff_remaining_ms};
+    }
+    /// The text, e.g. `node 1 not ready: in flight 5/5`; throws
+    /// `SENDER_UNKNOWN_VALUE` for a reason or state out of range.
+    std::string message() const {
+        const pulsar_routing_readiness c = c_readiness();
+        return detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+            return pulsar_routing_readiness_message(&c, buf, len, written);
+        });
+    }
+};
+
+/// The `error` `sender_gate::send` throws when the node does not pass the
+/// gate (`SENDER_NOT_READY`): nothing was sent, and `readiness()` says why.
+/// The message is the core's, e.g. `cannot send: node 1 not ready: in
+/// flight 5/5`.
+class sender_not_ready : public error {
+public:
+    explicit sender_not_ready(const pulsar_routing::readiness &r)
+        : error(PULSAR_ROUTING_STATUS_SENDER_NOT_READY, "cannot send: " + r.message()),
+          readiness_(r) {}
+
+    const pulsar_routing::readiness &readiness() const noexcept { return readiness_; }
+
+private:
+    pulsar_routing::readiness readiness_;
+};
+
+/// The Kafka producer's sender readiness gate over a fixed set of nodes
+/// (`NetworkClient.ready` and the filter of `Sender.sendProducerData`),
+/// sans-IO: the caller reports every event and the time, and supplies the
+/// uniform random draw in `[0, 1)` behind each backoff's jitter (0.5 is
+/// none). Move-only. Not thread-safe: the const member functions may run on
+/// many threads while no thread calls a non-const one.
+class sender_gate {
+public:
+    /// Kafka's defaults: idempotence on, 5 in flight, reconnect backoff 50
+    /// to 1000 ms, metadata max age 300000 ms, retry backoff 100 to 1000 ms.
+    static sender_config default_config() {
+        sender_config config{};
+        detail::check(pulsar_routing_sender_config_default(&config));
+        return config;
+    }
+
+    /// A just-built producer's gate: no connection yet, a metadata update
+    /// due. Throws `SENDER_MAX_IN_FLIGHT_TOO_SMALL`,
+    /// `SENDER_MAX_IN_FLIGHT_TOO_LARGE_FOR_IDEMPOTENCE` or
+    /// `SENDER_DUPLICATE_NODE`.
+    explicit sender_gate(const std::vector<int32_t> &nodes,
+                         const sender_config &config = default_config()) {
+        static const int32_t none = 0;
+        pulsar_routing_sender_gate *raw = nullptr;
+        detail::check(pulsar_routing_sender_gate_new(
+            &config, nodes.empty() ? &none : nodes.data(), nodes.size(), &raw));
+        handle_.reset(raw);
+    }
+
+    /// `NetworkClient.ready(node, now)`: on `initiate_connect` the node
+    /// moves to `connecting` (open the socket, then report `connected` or
+    /// `disconnected`). An unknown node answers `unknown_node`.
+    readiness ready(int32_t node, uint64_t now_ms) {
+        pulsar_routing_readiness r{};
+        detail::check(pulsar_routing_sender_gate_ready(handle_.get(), node, now_ms, &r));
+        return readiness::from_c(r);
+    }
+    /// The readiness without side effects (no connect is initiated).
+    readiness check(int32_t node, uint64_t now_ms) const {
+        pulsar_routing_readiness r{};
+        detail::check(pulsar_routing_sender_gate_check(handle_.get(), node, now_ms, &r));
+        return readiness::from_c(r);
+    }
+    /// `ready` on each of `nodes`, which keeps only the ready ones, in their
+    /// order (as Java's `iterator.remove`); returns the readiness of every
+    /// node as given.
+    std::vector<readiness> filter_ready(std::vector<int32_t> &nodes, uint64_t now_ms) {
+        static int32_t none = 0;
+        std::vector<pulsar_routing_readiness> out(std::max<size_t>(nodes.size(), 1));
+        size_t kept = 0;
+        detail::check(pulsar_routing_sender_gate_filter_ready(
+            handle_.get(), nodes.empty() ? &none : nodes.data(), nodes.size(), now_ms, out.data(),
+            &kept));
+        std::vector<readiness> reasons;
+        reasons.reserve(nodes.size());
+        for (size_t i = 0; i < nodes.size(); i++) {
+            reasons.push_back(readiness::from_c(out[i]));
+        }
+        nodes.resize(kept);
+        return reasons;
+    }
+
+    /// Reports a connection event; throws `SENDER_UNKNOWN_NODE` or
+    /// `SENDER_INVALID_TRANSITION` (nothing changes). `jitter_unit` is read
+    /// by the failures and `authenticated`.
+    void connection_event(int32_t node, pulsar_routing::connection_event event, uint64_t now_ms,
+                          double jitter_unit = 0.5) {
+        detail::check(pulsar_routing_sender_gate_connection_event(
+            handle_.get(), node, static_cast<pulsar_routing_connection_event>(event), now_ms,
+            jitter_unit));
+    }
+    /// The broker throttles the node until `until_ms`.
+    void throttle(int32_t node, uint64_t until_ms) {
+        detail::check(pulsar_routing_sender_gate_throttle(handle_.get(), node, until_ms));
+    }
+    /// Sends a produce request to the node; throws `sender_not_ready`
+    /// (nothing is sent) when it does not pass the gate, `SENDER_UNKNOWN_NODE`
+    /// for a node not in the gate.
+    void send(int32_t node, uint64_t now_ms) {
+        pulsar_routing_status status = pulsar_routing_sender_gate_send(handle_.get(), node, now_ms);
+        if (status == PULSAR_ROUTING_STATUS_SENDER_NOT_READY) {
+            throw sender_not_ready(check(node, now_ms));
+        }
+        detail::check(status);
+    }
+    /// The node answered a produce request; throws
+    /// `SENDER_NO_REQUEST_IN_FLIGHT` when none was in flight.
+    void response(int32_t node, produce_outcome outcome = produce_outcome::success) {
+        detail::check(pulsar_routing_sender_gate_response(
+            handle_.get(), node, static_cast<pulsar_routing_produce_outcome>(outcome)));
+    }
+
+    /// Reports a metadata event; `now_ms` and `jitter_unit` are read by
+    /// `updated` and `failed`.
+    void metadata_event(pulsar_routing::metadata_event event, uint64_t now_ms = 0,
+                        double jitter_unit = 0.5) {
+        detail::check(pulsar_routing_sender_gate_metadata_event(
+            handle_.get(), static_cast<pulsar_routing_metadata_event>(event), now_ms, jitter_unit));
+    }
+    /// `metadata.requestUpdate()`.
+    void request_metadata_update() { metadata_event(pulsar_routing::metadata_event::request_update); }
+    /// A metadata request went out.
+    void metadata_fetch_started() { metadata_event(pulsar_routing::metadata_event::fetch_started); }
+    /// The metadata response arrived.
+    void metadata_updated(uint64_t now_ms, double jitter_unit = 0.5) {
+        metadata_event(pulsar_routing::metadata_event::updated, now_ms, jitter_unit);
+    }
+    /// The metadata request failed.
+    void metadata_failed(uint64_t now_ms, double jitter_unit = 0.5) {
+        metadata_event(pulsar_routing::metadata_event::failed, now_ms, jitter_unit);
+    }
+    /// `metadata.timeToNextUpdate(now)`: 0 when a refresh is due.
+    uint64_t time_to_next_metadata_update(uint64_t now_ms) const {
+        uint64_t ms = 0;
+        detail::check(
+            pulsar_routing_sender_gate_time_to_next_metadata_update(handle_.get(), now_ms, &ms));
+        return ms;
+    }
+    /// `connection-count`, `connection-creation-total`, the requests in
+    /// flight and `metadata-age`.
+    sender_counters counters(uint64_t now_ms) const {
+        sender_counters c{};
+        detail::check(pulsar_routing_sender_gate_counters(handle_.get(), now_ms, &c));
+        return c;
+    }
+
+    const pulsar_routing_sender_gate *get() const noexcept { return handle_.get(); }
+    pulsar_routing_sender_gate *get() noexcept { return handle_.get(); }
+
+private:
+    struct deleter {
+        void operator()(pulsar_routing_sender_gate *g) const noexcept {
+            pulsar_routing_sender_gate_free(g);
+        }
+    };
+    std::unique_ptr<pulsar_routing_sender_gate, deleter> handle_;
+};
+
+/// A Pulsar producer's pending-message queue (`maxPendingMessages`,
+/// `blockIfQueueFull`, `ProducerImpl.canEnqueueRequest`). A plain value:
+/// copying copies the count. One thread at a time.
+class pending_queue {
+public:
+    /// 0 is no limit (the default since Pulsar 2.10); throws
+    /// `MAX_PENDING_MESSAGES_NEGATIVE`.
+    explicit pending_queue(int64_t max_pending_messages = 0, bool block_if_queue_full = false) {
+        detail::check(
+            pulsar_routing_pending_queue_init(&state_, max_pending_messages, block_if_queue_full));
+    }
+
+    /// One more message enters the queue; when it is full, throws
+    /// `PRODUCER_QUEUE_IS_FULL` (the send fails at once) or
+    /// `PRODUCER_QUEUE_WOULD_BLOCK` (`blockIfQueueFull`), and the queue is
+    /// unchanged.
+    void try_enqueue() { detail::check(pulsar_routing_pending_queue_try_enqueue(&state_)); }
+    /// `n` pending messages completed (more than are pending empties it).
+    void complete(uint32_t n = 1) {
+        detail::check(pulsar_routing_pending_queue_complete(&state_, n));
+    }
+    /// The number of messages in the queue.
+    uint32_t pending() const {
+        uint32_t n = 0;
+        detail::check(pulsar_routing_pending_queue_pending(&state_, &n));
+        return n;
+    }
+
+    const pulsar_routing_pending_queue &c_queue() const noexcept { return state_; }
+
+private:
+    pulsar_routing_pending_queue state_{};
+};
+
+/// The smallest `maxPendingMessages` that absorbs a reconnect without
+/// blocking or failing sends: `ceil(peak_rate_per_sec *
+/// reconnect_window_ms / 1000)`, saturating at `UINT64_MAX`.
+inline uint64_t required_max_pending_messages(uint64_t peak_rate_per_sec,
+                                              uint64_t reconnect_window_ms) {
+    uint64_t n = 0;
+    detail::check(
+        pulsar_routing_required_max_pending_messages(peak_rate_per_sec, reconnect_window_ms, &n));
+    return n;
+}
 
 } // namespace pulsar_routing
 

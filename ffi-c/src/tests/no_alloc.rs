@@ -1,7 +1,8 @@
 //! Routing and hashing through the C API never touch the heap: only the
-//! `*_new` router and selector constructors (and
+//! `*_new` router, selector and sender gate constructors (and
 //! `pulsar_routing_selector_reserve`) allocate. A counting global allocator
-//! proves it for every kind of key, router and selector.
+//! proves it for every kind of key, router and selector, and for the
+//! sender gate's events and the pending queue.
 //!
 //! The count is per thread, so the test harness's own threads (output
 //! capture, other tests) cannot disturb it.
@@ -957,5 +958,218 @@ fn profiles_and_kafka_do_not_allocate() {
     // SAFETY: live buffers.
     assert_no_alloc("client_profile_from_name", || unsafe {
         pulsar_routing_client_profile_from_name(name.as_ptr(), name.len(), &mut out)
+    });
+}
+
+/// Every sender function that documents "allocates nothing": a gate's
+/// whole life between `_new` and `_free` (connect, sends, responses,
+/// metadata, a disconnect with backoff), its text, and the pending queue.
+#[test]
+fn sender_allocates_nothing() {
+    use crate::sender::*;
+
+    let mut config = std::mem::MaybeUninit::uninit();
+    // SAFETY: a live out-parameter.
+    assert_no_alloc("sender_config_default", || unsafe {
+        pulsar_routing_sender_config_default(config.as_mut_ptr())
+    });
+    // SAFETY: written on OK just above.
+    let config = unsafe { config.assume_init() };
+    let ids = [1, 2];
+    let mut gate = null_mut();
+    // SAFETY: live arguments; `_new` is the one function that allocates.
+    let status =
+        unsafe { pulsar_routing_sender_gate_new(&config, ids.as_ptr(), ids.len(), &mut gate) };
+    assert_eq!(status, S::Ok);
+
+    let mut r = pulsar_routing_readiness::default();
+    let before = allocations();
+    // One trace through every state-changing call, counted as a whole;
+    // each step must succeed.
+    // SAFETY: `gate` is live and only this thread uses it; `r` is a live
+    // out-parameter.
+    let steps = unsafe {
+        [
+            (
+                "ready",
+                pulsar_routing_sender_gate_ready(gate, 1, 0, &mut r),
+            ),
+            (
+                "connected",
+                pulsar_routing_sender_gate_connection_event(
+                    gate,
+                    1,
+                    PULSAR_ROUTING_CONNECTION_EVENT_CONNECTED,
+                    1,
+                    0.5,
+                ),
+            ),
+            (
+                "authenticated",
+                pulsar_routing_sender_gate_connection_event(
+                    gate,
+                    1,
+                    PULSAR_ROUTING_CONNECTION_EVENT_AUTHENTICATED,
+                    2,
+                    0.25,
+                ),
+            ),
+            (
+                "metadata fetch started",
+                pulsar_routing_sender_gate_metadata_event(
+                    gate,
+                    PULSAR_ROUTING_METADATA_EVENT_FETCH_STARTED,
+                    3,
+                    0.5,
+                ),
+            ),
+            (
+                "metadata updated",
+                pulsar_routing_sender_gate_metadata_event(
+                    gate,
+                    PULSAR_ROUTING_METADATA_EVENT_UPDATED,
+                    3,
+                    0.5,
+                ),
+            ),
+            ("send", pulsar_routing_sender_gate_send(gate, 1, 4)),
+            (
+                "response",
+                pulsar_routing_sender_gate_response(
+                    gate,
+                    1,
+                    PULSAR_ROUTING_PRODUCE_OUTCOME_NOT_LEADER_OR_FOLLOWER,
+                ),
+            ),
+            ("throttle", pulsar_routing_sender_gate_throttle(gate, 1, 50)),
+            (
+                "metadata request update",
+                pulsar_routing_sender_gate_metadata_event(
+                    gate,
+                    PULSAR_ROUTING_METADATA_EVENT_REQUEST_UPDATE,
+                    5,
+                    0.5,
+                ),
+            ),
+            (
+                "metadata failed",
+                pulsar_routing_sender_gate_metadata_event(
+                    gate,
+                    PULSAR_ROUTING_METADATA_EVENT_FAILED,
+                    6,
+                    0.9,
+                ),
+            ),
+            (
+                "disconnected",
+                pulsar_routing_sender_gate_connection_event(
+                    gate,
+                    1,
+                    PULSAR_ROUTING_CONNECTION_EVENT_DISCONNECTED,
+                    7,
+                    0.1,
+                ),
+            ),
+            (
+                "connect",
+                pulsar_routing_sender_gate_connection_event(
+                    gate,
+                    2,
+                    PULSAR_ROUTING_CONNECTION_EVENT_CONNECT,
+                    8,
+                    0.5,
+                ),
+            ),
+            (
+                "connected",
+                pulsar_routing_sender_gate_connection_event(
+                    gate,
+                    2,
+                    PULSAR_ROUTING_CONNECTION_EVENT_CONNECTED,
+                    9,
+                    0.5,
+                ),
+            ),
+            (
+                "authentication failed",
+                pulsar_routing_sender_gate_connection_event(
+                    gate,
+                    2,
+                    PULSAR_ROUTING_CONNECTION_EVENT_AUTHENTICATION_FAILED,
+                    9,
+                    0.7,
+                ),
+            ),
+        ]
+    };
+    let after = allocations();
+    for (what, status) in steps {
+        assert_eq!(status, S::Ok, "{what}");
+    }
+    assert_eq!(after - before, 0, "the gate's events allocated");
+
+    // SAFETY: a live gate and out-parameter.
+    assert_no_alloc("sender_gate_check", || unsafe {
+        pulsar_routing_sender_gate_check(gate, 1, 9, &mut r)
+    });
+    let mut nodes = [2, 1, 99];
+    let mut reasons = [pulsar_routing_readiness::default(); 3];
+    let mut kept = 0usize;
+    // SAFETY: a live gate; both arrays hold `nodes.len()` entries.
+    assert_no_alloc("sender_gate_filter_ready", || unsafe {
+        pulsar_routing_sender_gate_filter_ready(
+            gate,
+            nodes.as_mut_ptr(),
+            nodes.len(),
+            10,
+            reasons.as_mut_ptr(),
+            &mut kept,
+        )
+    });
+    let mut ms = 0u64;
+    // SAFETY: a live gate and out-parameter.
+    assert_no_alloc("sender_gate_time_to_next_metadata_update", || unsafe {
+        pulsar_routing_sender_gate_time_to_next_metadata_update(gate, 10, &mut ms)
+    });
+    let mut counters = pulsar_routing_sender_counters::default();
+    // SAFETY: a live gate and out-parameter.
+    assert_no_alloc("sender_gate_counters", || unsafe {
+        pulsar_routing_sender_gate_counters(gate, 10, &mut counters)
+    });
+    let mut text = [0u8; 256];
+    let mut written = 0usize;
+    for reason in &reasons {
+        // SAFETY: live readiness and buffers.
+        assert_no_alloc("readiness_message", || unsafe {
+            pulsar_routing_readiness_message(reason, text.as_mut_ptr(), text.len(), &mut written)
+        });
+    }
+    // SAFETY: the gate from `_new` above, not used afterwards.
+    unsafe { pulsar_routing_sender_gate_free(gate) };
+
+    let mut queue = std::mem::MaybeUninit::<pulsar_routing_pending_queue>::uninit();
+    // SAFETY: a live queue to initialise.
+    assert_no_alloc("pending_queue_init", || unsafe {
+        pulsar_routing_pending_queue_init(queue.as_mut_ptr(), 0, false)
+    });
+    let queue = queue.as_mut_ptr();
+    // SAFETY: `queue` was initialised just above and only this thread
+    // uses it (so for the calls below too, whose out-parameters are live).
+    assert_no_alloc("pending_queue_try_enqueue", || unsafe {
+        pulsar_routing_pending_queue_try_enqueue(queue)
+    });
+    let mut pending = 0u32;
+    // SAFETY: as above.
+    assert_no_alloc("pending_queue_pending", || unsafe {
+        pulsar_routing_pending_queue_pending(queue, &mut pending)
+    });
+    // SAFETY: as above.
+    assert_no_alloc("pending_queue_complete", || unsafe {
+        pulsar_routing_pending_queue_complete(queue, 1)
+    });
+    let mut need = 0u64;
+    // SAFETY: a live out-parameter.
+    assert_no_alloc("required_max_pending_messages", || unsafe {
+        pulsar_routing_required_max_pending_messages(5000, 2500, &mut need)
     });
 }

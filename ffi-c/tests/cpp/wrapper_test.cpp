@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace pr = pulsar_routing;
@@ -517,6 +518,198 @@ void test_selectors() {
     expect(mismatches == 0, "shared reads");
 }
 
+
+// The sender readiness gate, with the numbers Kafka's documentation and
+// NetworkClient give: the defaults, a slow broker filling
+// max.in.flight.requests.per.connection, a leader change forcing a metadata
+// refresh once retry.backoff.ms passed; and every error it throws.
+void test_sender_gate() {
+    const pr::sender_config defaults = pr::sender_gate::default_config();
+    expect(defaults.max_in_flight == 5 && defaults.enable_idempotence &&
+               defaults.reconnect_backoff_ms == 50 && defaults.reconnect_backoff_max_ms == 1000 &&
+               defaults.metadata_max_age_ms == 300000 && defaults.retry_backoff_ms == 100 &&
+               defaults.retry_backoff_max_ms == 1000,
+           "sender_gate::default_config is Kafka's");
+
+    pr::sender_config config = defaults;
+    config.max_in_flight = 6;
+    expect_error([&] { pr::sender_gate({1, 2}, config); },
+                 PULSAR_ROUTING_STATUS_SENDER_MAX_IN_FLIGHT_TOO_LARGE_FOR_IDEMPOTENCE,
+                 "6 in flight with idempotence");
+    config.max_in_flight = 0;
+    expect_error([&] { pr::sender_gate({1, 2}, config); },
+                 PULSAR_ROUTING_STATUS_SENDER_MAX_IN_FLIGHT_TOO_SMALL, "0 in flight");
+    expect_error([&] { pr::sender_gate({1, 2, 1}); }, PULSAR_ROUTING_STATUS_SENDER_DUPLICATE_NODE,
+                 "duplicate node");
+    {
+        pr::sender_gate empty(std::vector<int32_t>{});
+        expect(empty.check(1, 0).reason == pr::readiness_reason::unknown_node,
+               "a gate without nodes knows none");
+    }
+
+    pr::sender_gate gate({1, 2});
+    pr::readiness r = gate.ready(1, 0);
+    expect(r.reason == pr::readiness_reason::initiate_connect && r.node == 1 && !r.is_ready(),
+           "ready on a new node initiates a connect");
+    expect(gate.check(1, 0).state == pr::connection_state::connecting,
+           "initiating a connect moves the node to connecting");
+    expect(gate.ready(99, 0).reason == pr::readiness_reason::unknown_node, "unknown node");
+    gate.connection_event(1, pr::connection_event::connected, 1);
+    expect(gate.check(1, 1).reason == pr::readiness_reason::connecting &&
+               gate.check(1, 1).state == pr::connection_state::authenticating,
+           "authenticating is not ready");
+    gate.connection_event(1, pr::connection_event::authenticated, 2, 0.5);
+    // A new producer's metadata is due until its first update.
+    expect(gate.check(1, 2).reason == pr::readiness_reason::metadata_due,
+           "bootstrapped metadata is due");
+    gate.metadata_fetch_started();
+    gate.metadata_updated(3);
+    expect(gate.time_to_next_metadata_update(3) == 300000,
+           "the next update is metadata.max.age.ms away");
+    expect(gate.check(1, 3).is_ready(), "connected and up to date: ready");
+
+    // A slow broker: five requests, then the gate holds the node.
+    for (int i = 0; i < 5; i++) {
+        gate.send(1, 4);
+    }
+    try {
+        gate.send(1, 4);
+        expect(false, "a sixth send: no exception");
+    } catch (const pr::sender_not_ready &e) {
+        expect(e.status() == PULSAR_ROUTING_STATUS_SENDER_NOT_READY &&
+                   e.readiness().reason == pr::readiness_reason::in_flight_full &&
+                   e.readiness().in_flight == 5 && e.readiness().max_in_flight == 5 &&
+                   std::string(e.what()) == "cannot send: node 1 not ready: in flight 5/5",
+               std::string("sender_not_ready: ") + e.what());
+    }
+    expect_error([&] { gate.send(1, 4); }, PULSAR_ROUTING_STATUS_SENDER_NOT_READY,
+                 "sender_not_ready is an error");
+    const pr::readiness full = gate.check(1, 4);
+    expect(full.message() == "node 1 not ready: in flight 5/5", "readiness message");
+    pulsar_routing_readiness c{};
+    expect(pulsar_routing_sender_gate_check(gate.get(), 1, 4, &c) == PULSAR_ROUTING_STATUS_OK &&
+               pr::readiness::from_c(c).message() == full.message() &&
+               c.in_flight == full.in_flight && c.reason == PULSAR_ROUTING_READINESS_IN_FLIGHT_FULL,
+           "the wrapper's readiness is the C API's");
+
+    // A leader change: NOT_LEADER_OR_FOLLOWER requests a refresh, which
+    // holds sends once retry.backoff.ms (100) passed since the update at 3.
+    gate.response(1, pr::produce_outcome::not_leader_or_follower);
+    expect(gate.time_to_next_metadata_update(50) == 53, "the refresh waits for retry.backoff.ms");
+    std::vector<int32_t> candidates{2, 1};
+    const std::vector<pr::readiness> reasons = gate.filter_ready(candidates, 103);
+    expect(candidates.empty() && reasons.size() == 2, "filter_ready keeps no node");
+    expect(reasons.size() == 2 && reasons[0].node == 2 &&
+               reasons[0].reason == pr::readiness_reason::initiate_connect &&
+               reasons[1].node == 1 && reasons[1].reason == pr::readiness_reason::metadata_due &&
+               reasons[1].metadata_update_requested,
+           "filter_ready: node 2 connects, node 1 waits for the metadata");
+    const pr::sender_counters counters = gate.counters(103);
+    expect(counters.connection_count == 2 && counters.connection_creation_total == 1 &&
+               counters.in_flight_requests_count == 4 && counters.metadata_age_ms == 100,
+           "counters");
+    std::vector<int32_t> none;
+    expect(gate.filter_ready(none, 103).empty() && none.empty(), "filter_ready of no nodes");
+    gate.metadata_fetch_started();
+    gate.metadata_updated(104);
+    std::vector<int32_t> again{1, 99};
+    const std::vector<pr::readiness> after = gate.filter_ready(again, 104);
+    expect(again == std::vector<int32_t>{1} && after.size() == 2 && after[0].is_ready() &&
+               after[1].reason == pr::readiness_reason::unknown_node,
+           "filter_ready keeps the ready node");
+
+    // Errors: unknown nodes, events that do not apply, values out of range.
+    expect_error([&] { gate.connection_event(1, pr::connection_event::connected, 105); },
+                 PULSAR_ROUTING_STATUS_SENDER_INVALID_TRANSITION, "connected when ready");
+    expect_error([&] { gate.connection_event(99, pr::connection_event::disconnected, 105); },
+                 PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_NODE, "connection_event unknown node");
+    expect_error([&] { gate.connection_event(1, static_cast<pr::connection_event>(99), 105); },
+                 PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_VALUE, "connection_event out of range");
+    expect_error([&] { gate.throttle(99, 200); }, PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_NODE,
+                 "throttle unknown node");
+    expect_error([&] { gate.send(99, 105); }, PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_NODE,
+                 "send unknown node");
+    expect_error([&] { gate.response(99); }, PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_NODE,
+                 "response unknown node");
+    expect_error([&] { gate.response(2); }, PULSAR_ROUTING_STATUS_SENDER_NO_REQUEST_IN_FLIGHT,
+                 "response with nothing in flight");
+    expect_error([&] { gate.response(1, static_cast<pr::produce_outcome>(3)); },
+                 PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_VALUE, "response outcome out of range");
+    expect_error([&] { gate.metadata_event(static_cast<pr::metadata_event>(4), 105); },
+                 PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_VALUE, "metadata_event out of range");
+    pr::readiness bad = full;
+    bad.reason = static_cast<pr::readiness_reason>(8);
+    expect_error([&] { (void)bad.message(); }, PULSAR_ROUTING_STATUS_SENDER_UNKNOWN_VALUE,
+                 "readiness message of a reason out of range");
+
+    // Throttled until 200: ready again after.
+    gate.throttle(1, 200);
+    const pr::readiness throttled = gate.check(1, 150);
+    expect(throttled.reason == pr::readiness_reason::throttled &&
+               throttled.backoff_remaining_ms == 50,
+           "throttled for 50 more ms");
+    // A disconnect fails the in-flight requests and backs off
+    // reconnect.backoff.ms (50, no jitter at 0.5).
+    gate.connection_event(1, pr::connection_event::disconnected, 300, 0.5);
+    const pr::readiness backoff = gate.check(1, 310);
+    expect(backoff.reason == pr::readiness_reason::reconnect_backoff &&
+               backoff.backoff_remaining_ms == 40 && backoff.in_flight == 0,
+           "reconnect backoff after a disconnect");
+
+    // Move-only: the moved-to gate is the same gate.
+    pr::sender_gate moved = std::move(gate);
+    expect(moved.check(1, 310).backoff_remaining_ms == 40, "a moved gate keeps its state");
+    static_assert(!std::is_copy_constructible_v<pr::sender_gate>, "sender_gate is move-only");
+}
+
+// The Pulsar producer's pending queue (maxPendingMessages,
+// blockIfQueueFull) and the sizing rule.
+void test_pending_queue() {
+    pr::pending_queue unlimited; // 0: no limit, Pulsar's default since 2.10
+    for (int i = 0; i < 1000; i++) {
+        unlimited.try_enqueue();
+    }
+    expect(unlimited.pending() == 1000, "no limit");
+    unlimited.complete(1000);
+    expect(unlimited.pending() == 0, "complete returns the permits");
+
+    pr::pending_queue failing(2, false);
+    failing.try_enqueue();
+    failing.try_enqueue();
+    expect_error([&] { failing.try_enqueue(); }, PULSAR_ROUTING_STATUS_PRODUCER_QUEUE_IS_FULL,
+                 "full queue fails");
+    expect(failing.pending() == 2, "a refused enqueue leaves the queue");
+    pr::pending_queue copy = failing; // a value: the copy is independent
+    copy.complete();
+    expect(copy.pending() == 1 && failing.pending() == 2, "copies are independent");
+    copy.try_enqueue();
+    failing.complete(UINT32_MAX);
+    expect(failing.pending() == 0, "completing more than pending empties the queue");
+
+    pr::pending_queue blocking(1, true);
+    blocking.try_enqueue();
+    expect_error([&] { blocking.try_enqueue(); }, PULSAR_ROUTING_STATUS_PRODUCER_QUEUE_WOULD_BLOCK,
+                 "full queue blocks");
+    expect_error([] { pr::pending_queue(-1); }, PULSAR_ROUTING_STATUS_MAX_PENDING_MESSAGES_NEGATIVE,
+                 "negative maxPendingMessages");
+    try {
+        pr::pending_queue(-1, true);
+    } catch (const pr::error &e) {
+        expect(std::string(e.what()) == "maxPendingMessages needs to be >= 0",
+               std::string("Java's message: ") + e.what());
+    }
+    uint32_t c_pending = 99;
+    expect(pulsar_routing_pending_queue_pending(&blocking.c_queue(), &c_pending) ==
+                   PULSAR_ROUTING_STATUS_OK &&
+               c_pending == 1,
+           "c_queue is the C state");
+
+    // ceil(rate * window / 1000), saturating.
+    expect(pr::required_max_pending_messages(5000, 2500) == 12500, "5000/s over 2.5 s");
+    expect(pr::required_max_pending_messages(1, 1) == 1, "rounds up");
+    expect(pr::required_max_pending_messages(UINT64_MAX, UINT64_MAX) == UINT64_MAX, "saturates");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -534,6 +727,8 @@ int main(int argc, char **argv) {
         test_topic_names(dir);
         test_bundles(dir);
         test_selectors();
+        test_sender_gate();
+        test_pending_queue();
     } catch (const std::exception &e) {
         std::cerr << "unexpected exception: " << e.what() << "\n";
         failed++;
