@@ -211,6 +211,40 @@ proptest! {
         }
     }
 
+    /// Go's producer replaces unset (zero) batching options with its
+    /// defaults (1000 messages, 128 KiB, 10 ms) before building the router,
+    /// so leaving them at zero routes exactly as the defaults do.
+    #[test]
+    fn go_zero_batching_options_mean_the_defaults(n in any_partition_count(), start in any::<u32>(),
+                                                 sizes in proptest::collection::vec(0u64..200_000, 1..60),
+                                                 steps in proptest::collection::vec(0i64..20_000_000, 1..60)) {
+        let mut defaults = ProfileConfig::client_default(ClientProfile::Go);
+        defaults.batching = BatchingConfig {
+            enabled: true,
+            max_messages: 1000,
+            max_bytes: 128 * 1024,
+            max_publish_delay_ns: 10_000_000,
+            partition_switch_frequency: 10,
+        };
+        let mut unset = ProfileConfig::client_default(ClientProfile::Go);
+        unset.batching = BatchingConfig {
+            enabled: true,
+            max_messages: 0,
+            max_bytes: 0,
+            max_publish_delay_ns: 0,
+            partition_switch_frequency: 10,
+        };
+        let seed = ProfileSeed { start, created_ns: 0 };
+        let mut a = ProfileRouter::new(ClientProfile::Go, &defaults, seed).expect("valid");
+        let mut b = ProfileRouter::new(ClientProfile::Go, &unset, seed).expect("valid");
+        let mut now = 0i64;
+        for (size, step) in sizes.iter().zip(steps.iter().cycle()) {
+            now += step;
+            let message = ProfileMessage::keyless(*size);
+            prop_assert_eq!(a.route(&message, n, now), b.route(&message, n, now));
+        }
+    }
+
     #[test]
     fn streaming_murmur2_equals_one_shot(data in proptest::collection::vec(any::<u8>(), 0..300),
                                          cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..8)) {

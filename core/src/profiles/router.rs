@@ -127,10 +127,14 @@ impl ProfileRouter {
             ClientProfile::Go => Self::Go(if single {
                 GoRouter::SinglePartition(GoSinglePartitionRouter::new(seed.start))
             } else {
-                let go_batching = batching.enabled.then_some(GoBatching {
-                    max_messages: u64::from(batching.max_messages),
-                    max_size: u64::from(batching.max_bytes),
-                    max_delay_ns: batching.max_publish_delay_ns,
+                // The Go producer replaces unset (zero) options with its
+                // defaults before it builds the router.
+                let go_batching = batching.enabled.then(|| {
+                    GoBatching::from_options(
+                        u64::from(batching.max_messages),
+                        u64::from(batching.max_bytes),
+                        batching.max_publish_delay_ns,
+                    )
                 });
                 GoRouter::Default(GoDefaultRouter::new(
                     java_scheme_of(hash),
