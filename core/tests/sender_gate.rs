@@ -243,13 +243,18 @@ fn leader_change_recovered_by_retry() {
     assert_eq!(gate.time_to_next_metadata_update(120), 90);
     assert!(gate.ready(&mut nodes, N1, 209).is_ready());
     assert_eq!(gate.ready(&mut nodes, N1, 210).reason, Reason::MetadataDue);
-    // A failed refresh backs off 200 ms, then 400 ms.
+    // Failed refreshes back off retry.backoff.ms * 2^(failures - 1):
+    // Kafka's Metadata.timeToAllowUpdate uses `attempts - 1`, so 100 ms after
+    // the first failure, then 200 ms, then 400 ms.
     gate.metadata_fetch_started();
     gate.metadata_failed(210, Jitter::NONE);
-    assert_eq!(gate.time_to_next_metadata_update(210), 200);
+    assert_eq!(gate.time_to_next_metadata_update(210), 100);
     gate.metadata_fetch_started();
-    gate.metadata_failed(410, Jitter::NONE);
-    assert_eq!(gate.time_to_next_metadata_update(410), 400);
+    gate.metadata_failed(310, Jitter::NONE);
+    assert_eq!(gate.time_to_next_metadata_update(310), 200);
+    gate.metadata_fetch_started();
+    gate.metadata_failed(510, Jitter::NONE);
+    assert_eq!(gate.time_to_next_metadata_update(510), 400);
 }
 
 #[test]

@@ -86,14 +86,17 @@ impl MetadataState {
     }
 
     /// `failedUpdate`: the request failed; the next try waits
-    /// `retry.backoff.ms * 2^failures` (capped at `retry.backoff.max.ms`).
+    /// `retry.backoff.ms * 2^(failures - 1)` (capped at
+    /// `retry.backoff.max.ms`): 100 ms after the first failure, 200 ms
+    /// after the second. `Metadata.timeToAllowUpdate` backs off by
+    /// `attempts - 1`, so a first failure waits no longer than a success.
     pub fn update_failed(&mut self, now_ms: u64, jitter: Jitter, config: &SenderConfig) {
         self.fetch_in_progress = false;
         self.last_refresh_ms = now_ms;
         self.failed_attempts = self.failed_attempts.saturating_add(1);
         self.refresh_backoff_ms = config
             .refresh_backoff()
-            .backoff(self.failed_attempts, jitter);
+            .backoff(self.failed_attempts.saturating_sub(1), jitter);
     }
 
     /// `updateRequested`: a refresh was asked for.
