@@ -12,6 +12,10 @@ use crate::buffers::{ExportedBytes, detach_above};
 /// Chunks of at least this many values are read with the GIL released.
 pub(crate) const DETACH_MIN_VALUES: usize = 1024;
 
+/// [`map_arrow_values`] checks and then maps this many values at a time,
+/// so that the bytes it checks are still in the cache when it hashes them.
+const MAP_BLOCK: usize = 1024;
+
 /// One value of an Arrow array.
 #[derive(Clone, Copy)]
 pub(crate) enum ArrowValue<'a> {
@@ -51,109 +55,215 @@ pub(crate) fn for_each_arrow_value<F>(
 where
     F: FnMut(ArrowValue<'_>) -> PyResult<()> + Send,
 {
+    let Some((pyarrow, chunks)) = arrow_chunks(py, values)? else {
+        return Ok(false);
+    };
+    let mut base = 0;
+    for chunk in &chunks {
+        let exports = ArrowExports::get(py, &pyarrow, chunk, types)?;
+        let columns = exports.columns()?;
+        // pyarrow buffers are immutable and the exports keep them alive.
+        detach_above(py, columns.len, DETACH_MIN_VALUES, || {
+            columns.visit(types.what, base, visit)
+        })?;
+        base += columns.len;
+    }
+    Ok(true)
+}
+
+/// What [`map_arrow_values`] makes of each value.
+pub(crate) trait ArrowMap: Sync {
+    /// One output per value.
+    type Out: Copy + Default + Send;
+    /// The output for a null.
+    fn null(&self) -> Self::Out;
+    /// The output for a `string`/`large_string` value.
+    fn text(&self, text: &str) -> Self::Out;
+    /// The output for a `binary`/`large_binary` value.
+    fn bytes(&self, bytes: &[u8]) -> Self::Out;
+}
+
+/// `map` applied to every value of `values`, in order, if it is a pyarrow
+/// `Array` or `ChunkedArray` (else `None`), with the same errors as
+/// [`for_each_arrow_value`].
+///
+/// This is the hot path of batch routing: the output is allocated once, the
+/// layout and the presence of nulls are decided once per chunk rather than
+/// once per value, and `M` is a concrete type, so the loop over a chunk has
+/// no dynamic dispatch and the hash inlines into it.
+pub(crate) fn map_arrow_values<M: ArrowMap>(
+    py: Python<'_>,
+    values: &Bound<'_, PyAny>,
+    types: ArrowTypes,
+    map: &M,
+) -> PyResult<Option<Vec<M::Out>>> {
+    let Some((pyarrow, chunks)) = arrow_chunks(py, values)? else {
+        return Ok(None);
+    };
+    let mut exports = Vec::with_capacity(chunks.len());
+    let mut total = 0usize;
+    for chunk in &chunks {
+        let export = ArrowExports::get(py, &pyarrow, chunk, types)?;
+        total = total
+            .checked_add(export.len)
+            .ok_or_else(|| PyValueError::new_err("malformed Arrow array: too many values"))?;
+        exports.push(export);
+    }
+    // Zero for the numbers this is used with, which the allocator hands out
+    // as untouched pages: the output is written once, not twice.
+    let mut out = vec![M::Out::default(); total];
+    let mut rest = out.as_mut_slice();
+    let mut base = 0;
+    for export in &exports {
+        let columns = export.columns()?;
+        // `out` has the sum of the exports' lengths, so this always splits.
+        let (slots, tail) = std::mem::take(&mut rest)
+            .split_at_mut_checked(columns.len)
+            .ok_or_else(|| PyValueError::new_err("malformed Arrow array: its length changed"))?;
+        rest = tail;
+        detach_above(py, columns.len, DETACH_MIN_VALUES, || {
+            columns.map_into(types.what, base, map, slots)
+        })?;
+        base += columns.len;
+    }
+    Ok(Some(out))
+}
+
+/// The pyarrow module and the chunks of an array (one for an `Array`).
+type ArrowChunks<'py> = (Bound<'py, PyModule>, Vec<Bound<'py, PyAny>>);
+
+/// The chunks of `values`, or `None` when `values` is not a pyarrow array.
+fn arrow_chunks<'py>(
+    py: Python<'py>,
+    values: &Bound<'py, PyAny>,
+) -> PyResult<Option<ArrowChunks<'py>>> {
     let modules = py
         .import(intern!(py, "sys"))?
         .getattr(intern!(py, "modules"))?;
     let Some(pyarrow) = modules.get_item(intern!(py, "pyarrow")).ok() else {
-        return Ok(false);
+        return Ok(None);
     };
     let pyarrow = pyarrow.cast_into::<PyModule>()?;
     if values.is_instance(&pyarrow.getattr(intern!(py, "ChunkedArray"))?)? {
-        let mut base = 0;
-        for chunk in values.getattr(intern!(py, "chunks"))?.try_iter()? {
-            let chunk = chunk?;
-            arrow_array(py, &pyarrow, &chunk, types, base, visit)?;
-            base += chunk.len()?;
-        }
-        return Ok(true);
+        let chunks = values
+            .getattr(intern!(py, "chunks"))?
+            .try_iter()?
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(Some((pyarrow, chunks)));
     }
     if values.is_instance(&pyarrow.getattr(intern!(py, "Array"))?)? {
-        arrow_array(py, &pyarrow, values, types, 0, visit)?;
-        return Ok(true);
+        return Ok(Some((pyarrow, vec![values.clone()])));
     }
-    Ok(false)
+    Ok(None)
 }
 
-/// One pyarrow array, read through its buffers without a copy; `base` is
-/// the index of its first value in the whole input, for messages.
-fn arrow_array<F>(
-    py: Python<'_>,
-    pyarrow: &Bound<'_, PyModule>,
-    array: &Bound<'_, PyAny>,
-    types: ArrowTypes,
-    base: usize,
-    visit: &mut F,
-) -> PyResult<()>
-where
-    F: FnMut(ArrowValue<'_>) -> PyResult<()> + Send,
-{
-    let data_type = array.getattr(intern!(py, "type"))?;
-    let type_checks = pyarrow.getattr(intern!(py, "types"))?;
-    let is = |predicate: &Bound<'_, PyString>| -> PyResult<bool> {
-        type_checks
-            .call_method1(predicate, (&data_type,))?
-            .extract()
-    };
-    let layout = if is(intern!(py, "is_string"))? {
-        ArrowLayout {
-            offset_width: 4,
-            text: true,
-        }
-    } else if is(intern!(py, "is_large_string"))? {
-        ArrowLayout {
-            offset_width: 8,
-            text: true,
-        }
-    } else if types.binary && is(intern!(py, "is_binary"))? {
-        ArrowLayout {
-            offset_width: 4,
-            text: false,
-        }
-    } else if types.binary && is(intern!(py, "is_large_binary"))? {
-        ArrowLayout {
-            offset_width: 8,
-            text: false,
-        }
-    } else {
-        let accepted = if types.binary {
-            "string, large_string, binary or large_binary"
-        } else {
-            "string or large_string"
+/// The exported buffers of one pyarrow array, which keep it alive and
+/// unchanged while they are read.
+struct ArrowExports {
+    validity: Option<ExportedBytes>,
+    offsets: Option<ExportedBytes>,
+    data: Option<ExportedBytes>,
+    /// The array's slice offset, in items.
+    offset: usize,
+    len: usize,
+    layout: ArrowLayout,
+}
+
+impl ArrowExports {
+    /// Exports the buffers of `array`, after checking its type.
+    fn get(
+        py: Python<'_>,
+        pyarrow: &Bound<'_, PyModule>,
+        array: &Bound<'_, PyAny>,
+        types: ArrowTypes,
+    ) -> PyResult<Self> {
+        let data_type = array.getattr(intern!(py, "type"))?;
+        let type_checks = pyarrow.getattr(intern!(py, "types"))?;
+        let is = |predicate: &Bound<'_, PyString>| -> PyResult<bool> {
+            type_checks
+                .call_method1(predicate, (&data_type,))?
+                .extract()
         };
-        return Err(PyTypeError::new_err(format!(
-            "{} must be a pyarrow array of {accepted}, not {}; cast it first",
-            types.what,
-            data_type.str()?
-        )));
-    };
-    let len = array.len()?;
-    if len == 0 {
-        return Ok(());
-    }
-    let offset: usize = array.getattr(intern!(py, "offset"))?.extract()?;
-    let buffers = array.call_method0(intern!(py, "buffers"))?;
-    let export = |index: usize| -> PyResult<Option<ExportedBytes>> {
-        let buffer = buffers.get_item(index)?;
-        if buffer.is_none() {
-            Ok(None)
+        let layout = if is(intern!(py, "is_string"))? {
+            ArrowLayout {
+                offset_width: 4,
+                text: true,
+            }
+        } else if is(intern!(py, "is_large_string"))? {
+            ArrowLayout {
+                offset_width: 8,
+                text: true,
+            }
+        } else if types.binary && is(intern!(py, "is_binary"))? {
+            ArrowLayout {
+                offset_width: 4,
+                text: false,
+            }
+        } else if types.binary && is(intern!(py, "is_large_binary"))? {
+            ArrowLayout {
+                offset_width: 8,
+                text: false,
+            }
         } else {
-            ExportedBytes::get(&buffer).map(Some)
+            let accepted = if types.binary {
+                "string, large_string, binary or large_binary"
+            } else {
+                "string or large_string"
+            };
+            return Err(PyTypeError::new_err(format!(
+                "{} must be a pyarrow array of {accepted}, not {}; cast it first",
+                types.what,
+                data_type.str()?
+            )));
+        };
+        let len = array.len()?;
+        let mut exports = Self {
+            validity: None,
+            offsets: None,
+            data: None,
+            offset: 0,
+            len,
+            layout,
+        };
+        if len == 0 {
+            return Ok(exports);
         }
-    };
-    let (validity, offsets, data) = (export(0)?, export(1)?, export(2)?);
-    let columns = ArrowColumns {
-        validity: validity.as_ref().map(ExportedBytes::as_bytes),
-        offsets: offsets.as_ref().map_or(&[], ExportedBytes::as_bytes),
-        data: data.as_ref().map_or(&[], ExportedBytes::as_bytes),
-        offset,
-        len,
-        layout,
-    };
-    columns.check()?;
-    // pyarrow buffers are immutable and the exports keep them alive.
-    detach_above(py, len, DETACH_MIN_VALUES, || {
-        columns.visit(types.what, base, visit)
-    })
+        exports.offset = array.getattr(intern!(py, "offset"))?.extract()?;
+        let buffers = array.call_method0(intern!(py, "buffers"))?;
+        let export = |index: usize| -> PyResult<Option<ExportedBytes>> {
+            let buffer = buffers.get_item(index)?;
+            if buffer.is_none() {
+                Ok(None)
+            } else {
+                ExportedBytes::get(&buffer).map(Some)
+            }
+        };
+        // An array without nulls may still carry a validity bitmap (all
+        // ones); reading it for every value would be wasted work.
+        let null_count: usize = array.getattr(intern!(py, "null_count"))?.extract()?;
+        if null_count > 0 {
+            exports.validity = export(0)?;
+        }
+        exports.offsets = export(1)?;
+        exports.data = export(2)?;
+        Ok(exports)
+    }
+
+    /// The buffers as bytes, checked to be long enough for `len` items.
+    fn columns(&self) -> PyResult<ArrowColumns<'_>> {
+        let columns = ArrowColumns {
+            validity: self.validity.as_ref().map(ExportedBytes::as_bytes),
+            offsets: self.offsets.as_ref().map_or(&[], ExportedBytes::as_bytes),
+            data: self.data.as_ref().map_or(&[], ExportedBytes::as_bytes),
+            offset: self.offset,
+            len: self.len,
+            layout: self.layout,
+        };
+        if columns.len > 0 {
+            columns.check()?;
+        }
+        Ok(columns)
+    }
 }
 
 /// The buffers of one Arrow array, as bytes.
@@ -197,6 +307,9 @@ impl ArrowColumns<'_> {
     where
         F: FnMut(ArrowValue<'_>) -> PyResult<()>,
     {
+        if self.len == 0 {
+            return Ok(());
+        }
         if self.layout.offset_width == 4 {
             self.visit_with::<4, F>(what, base, visit)
         } else {
@@ -237,14 +350,11 @@ impl ArrowColumns<'_> {
                 visit(ArrowValue::Null)?;
                 continue;
             }
-            let out_of_bounds = || {
-                PyValueError::new_err(format!(
-                    "malformed Arrow array: the offsets of item {} are out of bounds",
-                    base + i
-                ))
-            };
-            let (start, end) = start.zip(end).ok_or_else(out_of_bounds)?;
-            let value = self.data.get(start..end).ok_or_else(out_of_bounds)?;
+            let (start, end) = start.zip(end).ok_or_else(|| out_of_bounds(base + i))?;
+            let value = self
+                .data
+                .get(start..end)
+                .ok_or_else(|| out_of_bounds(base + i))?;
             if !self.layout.text {
                 visit(ArrowValue::Bytes(value))?;
                 continue;
@@ -254,13 +364,140 @@ impl ArrowColumns<'_> {
             });
             let text = match in_span {
                 Some(text) => text,
-                None => std::str::from_utf8(value).map_err(|_| {
-                    PyValueError::new_err(format!("{what}[{}] is not valid UTF-8", base + i))
-                })?,
+                None => std::str::from_utf8(value).map_err(|_| not_utf8(what, base + i))?,
             };
             visit(ArrowValue::Text(text))?;
         }
         Ok(())
+    }
+
+    /// Writes `map` of every item into `out`, which has `len` slots;
+    /// `check` has passed.
+    fn map_into<M: ArrowMap>(
+        &self,
+        what: &str,
+        base: usize,
+        map: &M,
+        out: &mut [M::Out],
+    ) -> PyResult<()> {
+        if self.len == 0 {
+            return Ok(());
+        }
+        match (self.layout.offset_width == 4, self.validity.is_some()) {
+            (true, false) => self.map_with::<4, false, M>(what, base, map, out),
+            (true, true) => self.map_with::<4, true, M>(what, base, map, out),
+            (false, false) => self.map_with::<8, false, M>(what, base, map, out),
+            (false, true) => self.map_with::<8, true, M>(what, base, map, out),
+        }
+    }
+
+    /// [`Self::map_into`] for one offset width, with or without nulls.
+    ///
+    /// The values are taken [`MAP_BLOCK`] at a time. A block's offsets are
+    /// checked, in one pass, to ascend and stay inside the data buffer, and
+    /// its text is checked to be UTF-8 in one go; the loop over its values
+    /// then only slices, and hashes bytes that the check has just brought
+    /// into the cache. Anything that fails those checks (malformed offsets,
+    /// invalid bytes under a null or inside a value) sends the whole array
+    /// through [`Self::visit`], which names the offending item.
+    fn map_with<const WIDTH: usize, const NULLS: bool, M: ArrowMap>(
+        &self,
+        what: &str,
+        base: usize,
+        map: &M,
+        out: &mut [M::Out],
+    ) -> PyResult<()> {
+        let window = &self.offsets[self.offset * WIDTH..(self.offset + self.len + 1) * WIDTH];
+        for (block, slots) in out.chunks_mut(MAP_BLOCK).enumerate() {
+            let first_item = block * MAP_BLOCK;
+            let offsets = &window[first_item * WIDTH..(first_item + slots.len() + 1) * WIDTH];
+            let done = self.map_block::<WIDTH, NULLS, M>(offsets, first_item, map, slots);
+            match done {
+                Ok(true) => {}
+                Ok(false) => return self.map_slowly(what, base, map, out),
+                Err(item) => return Err(not_utf8(what, base + item)),
+            }
+        }
+        Ok(())
+    }
+
+    /// One block of [`Self::map_with`]: `offsets` are the `slots.len() + 1`
+    /// offsets of the items from `first_item` (counted from the start of
+    /// the array's slice). `Ok(false)` when the block needs the slow path,
+    /// `Err(item)` for a text value that is not UTF-8.
+    fn map_block<const WIDTH: usize, const NULLS: bool, M: ArrowMap>(
+        &self,
+        offsets: &[u8],
+        first_item: usize,
+        map: &M,
+        slots: &mut [M::Out],
+    ) -> Result<bool, usize> {
+        let Some((first, last)) = ascending_offsets::<WIDTH>(offsets, self.data.len()) else {
+            return Ok(false);
+        };
+        let values = &self.data[first..last];
+        // Each value's end, relative to the block's span: after the check
+        // above every offset reads back as a number in `first..=last`.
+        let ends = offsets
+            .chunks_exact(WIDTH)
+            .skip(1)
+            .map(|raw| read_offset::<WIDTH>(raw).map_or(0, |end| end - first));
+        let valid = |i: usize| !NULLS || self.is_valid(self.offset + first_item + i);
+        let mut start = 0;
+        if self.layout.text {
+            let Some(span) = utf8(values) else {
+                return Ok(false);
+            };
+            for (i, (slot, end)) in slots.iter_mut().zip(ends).enumerate() {
+                if valid(i) {
+                    // A slice of valid UTF-8 is a `str` exactly when it
+                    // starts and ends on character boundaries; when it does
+                    // not, the value on its own is not UTF-8.
+                    match span.get(start..end) {
+                        Some(text) => *slot = map.text(text),
+                        None => return Err(first_item + i),
+                    }
+                } else {
+                    *slot = map.null();
+                }
+                start = end;
+            }
+        } else {
+            for (i, (slot, end)) in slots.iter_mut().zip(ends).enumerate() {
+                if valid(i) {
+                    match values.get(start..end) {
+                        Some(bytes) => *slot = map.bytes(bytes),
+                        None => return Ok(false),
+                    }
+                } else {
+                    *slot = map.null();
+                }
+                start = end;
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Self::map_into`] one value at a time, for arrays the fast loop
+    /// does not take.
+    fn map_slowly<M: ArrowMap>(
+        &self,
+        what: &str,
+        base: usize,
+        map: &M,
+        out: &mut [M::Out],
+    ) -> PyResult<()> {
+        let mut slots = out.iter_mut();
+        self.visit(what, base, &mut |value| {
+            if let Some(slot) = slots.next() {
+                *slot = match value {
+                    ArrowValue::Null => map.null(),
+                    ArrowValue::Text(text) => map.text(text),
+                    ArrowValue::Bytes(bytes) => map.bytes(bytes),
+                };
+            }
+            Ok(())
+        })
     }
 }
 
@@ -272,4 +509,43 @@ fn read_offset<const WIDTH: usize>(raw: &[u8]) -> Option<usize> {
     } else {
         usize::try_from(i64::from_ne_bytes(raw.try_into().ok()?)).ok()
     }
+}
+
+/// The first and last of `window`'s offsets if every one of them reads back
+/// as a number no smaller than the one before and the last is at most
+/// `data_len`; `None` otherwise.
+fn ascending_offsets<const WIDTH: usize>(window: &[u8], data_len: usize) -> Option<(usize, usize)> {
+    let mut offsets = window.chunks_exact(WIDTH).map(read_offset::<WIDTH>);
+    let first = offsets.next()??;
+    let mut last = first;
+    for offset in offsets {
+        let offset = offset?;
+        if offset < last {
+            return None;
+        }
+        last = offset;
+    }
+    (last <= data_len).then_some((first, last))
+}
+
+/// `bytes` as text, if they are UTF-8.
+fn utf8(bytes: &[u8]) -> Option<&str> {
+    // Keys are mostly ASCII, which is checked several times faster than
+    // UTF-8 in general.
+    if bytes.is_ascii() {
+        // SAFETY: ASCII bytes are valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
+}
+
+fn not_utf8(what: &str, index: usize) -> PyErr {
+    PyValueError::new_err(format!("{what}[{index}] is not valid UTF-8"))
+}
+
+fn out_of_bounds(index: usize) -> PyErr {
+    PyValueError::new_err(format!(
+        "malformed Arrow array: the offsets of item {index} are out of bounds"
+    ))
 }

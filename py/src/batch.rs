@@ -1,14 +1,18 @@
 //! `partitions_for_keys`: many keys at once, read in place from numpy and
 //! pyarrow arrays.
 
+use std::marker::PhantomData;
+
 use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pulsar_routing::{HashingScheme, PartitionCount, RoutingKey};
+use pulsar_routing::{
+    HashingScheme, PartitionCount, RoutingKey, partition_for_key, partition_for_key_bytes,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::arrow::{ArrowTypes, ArrowValue, for_each_arrow_value};
+use crate::arrow::{ArrowMap, ArrowTypes, map_arrow_values};
 use crate::buffers::{ExportedBytes, detach_above};
 use crate::errors::{hashing_scheme, partition_count};
 use crate::keys::Key;
@@ -304,18 +308,68 @@ fn utf16_units(code_points: impl Iterator<Item = u32>, index: usize) -> PyResult
 /// A pyarrow `Array` or `ChunkedArray` of string, large_string, binary or
 /// large_binary, or `None` for any other object.
 fn arrow_keys(py: Python<'_>, keys: &Bound<'_, PyAny>, route: Route) -> PyResult<Option<Vec<i32>>> {
-    let mut partitions = Vec::new();
     let types = ArrowTypes {
         what: "keys",
         binary: true,
     };
-    let is_arrow = for_each_arrow_value(py, keys, types, &mut |value| {
-        partitions.push(match value {
-            ArrowValue::Null => NO_KEY,
-            ArrowValue::Text(text) => route.key(RoutingKey::Key(text)),
-            ArrowValue::Bytes(bytes) => route.key(RoutingKey::KeyBytes(bytes)),
-        });
-        Ok(())
-    })?;
-    Ok(is_arrow.then_some(partitions))
+    // The scheme is a type parameter of the map, so each loop hashes with
+    // one scheme and has no per-key branch on it.
+    match route.scheme {
+        HashingScheme::JavaStringHash => {
+            map_arrow_values(py, keys, types, &ArrowRoute::<JavaString>::new(route.n))
+        }
+        HashingScheme::Murmur3_32Hash => {
+            map_arrow_values(py, keys, types, &ArrowRoute::<Murmur3>::new(route.n))
+        }
+    }
+}
+
+/// A hashing scheme fixed at compile time.
+trait FixedScheme: Sync {
+    const SCHEME: HashingScheme;
+}
+
+struct JavaString;
+
+impl FixedScheme for JavaString {
+    const SCHEME: HashingScheme = HashingScheme::JavaStringHash;
+}
+
+struct Murmur3;
+
+impl FixedScheme for Murmur3 {
+    const SCHEME: HashingScheme = HashingScheme::Murmur3_32Hash;
+}
+
+/// Routes Arrow values with the scheme `S`.
+struct ArrowRoute<S> {
+    n: PartitionCount,
+    scheme: PhantomData<S>,
+}
+
+impl<S> ArrowRoute<S> {
+    fn new(n: PartitionCount) -> Self {
+        Self {
+            n,
+            scheme: PhantomData,
+        }
+    }
+}
+
+impl<S: FixedScheme> ArrowMap for ArrowRoute<S> {
+    type Out = i32;
+
+    fn null(&self) -> i32 {
+        NO_KEY
+    }
+
+    #[inline(always)]
+    fn text(&self, text: &str) -> i32 {
+        // A partition is below 2**31, so it always fits.
+        partition_for_key(text, self.n, S::SCHEME) as i32
+    }
+
+    fn bytes(&self, bytes: &[u8]) -> i32 {
+        partition_for_key_bytes(bytes, self.n, S::SCHEME) as i32
+    }
 }

@@ -204,6 +204,58 @@ def test_pyarrow_invalid_utf8_is_rejected() -> None:
         pr.partitions_for_keys(as_text, 3)
 
 
+def test_pyarrow_long_arrays_with_nulls_and_slices() -> None:
+    # Several of the blocks Arrow arrays are mapped in, with nulls (so a
+    # validity bitmap), multi-byte text and slices that start mid-byte of
+    # the bitmap and mid-block.
+    text: list[Key] = [
+        None if i % 7 == 3 else TEXT_KEYS[i % len(TEXT_KEYS)] + str(i) for i in range(5000)
+    ]
+    raw: list[Key] = [None if i % 5 == 1 else BYTE_KEYS[i % len(BYTE_KEYS)] for i in range(3000)]
+    for arrow_type, keys in (
+        (pa.string(), text),
+        (pa.large_string(), text),
+        (pa.binary(), raw),
+        (pa.large_binary(), raw),
+    ):
+        array = pa.array(keys, arrow_type)
+        check(array, keys)
+        check(array.slice(1021, 2050), keys[1021:3071])
+        check(pa.chunked_array([array.slice(0, 3), array.slice(3)]), keys)
+
+
+def test_pyarrow_value_splitting_a_character_is_rejected() -> None:
+    # The whole data buffer is UTF-8, but the offsets cut "é" (c3 a9) in two,
+    # so neither value is text on its own; the first one is in a later block.
+    prefix = "k" * 2500
+    data = (prefix + "é").encode()
+    offsets = np.array([*range(2501), 2501, 2502], dtype=np.int32)
+    array = pa.Array.from_buffers(
+        pa.string(), 2502, [None, pa.py_buffer(offsets.tobytes()), pa.py_buffer(data)]
+    )
+    for scheme in SCHEMES:
+        with pytest.raises(ValueError, match=r"keys\[2500\] is not valid UTF-8"):
+            pr.partitions_for_keys(array, 3, scheme)
+
+
+def test_pyarrow_invalid_bytes_under_a_null_are_ignored() -> None:
+    # Arrow leaves the bytes under a null slot unspecified: they need not be
+    # UTF-8, and they are never read as a key.
+    text: list[Optional[str]] = [f"key-{i}" for i in range(2000)]
+    text[1500] = None
+    keys: list[Key] = list(text)
+    values = [b"\xff" if key is None else key.encode() for key in text]
+    data = b"".join(values)
+    offsets = np.concatenate([[0], np.cumsum([len(v) for v in values])]).astype(np.int32)
+    validity = np.packbits([key is not None for key in keys], bitorder="little")
+    array = pa.Array.from_buffers(
+        pa.string(),
+        len(keys),
+        [pa.py_buffer(validity.tobytes()), pa.py_buffer(offsets.tobytes()), pa.py_buffer(data)],
+    )
+    check(array, keys)
+
+
 def test_large_inputs_release_the_gil_and_agree() -> None:
     # Past the thresholds where the GIL is released and objects are batched.
     keys: list[Key] = [f"key-{i}" if i % 11 else None for i in range(10_000)]

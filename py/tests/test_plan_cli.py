@@ -150,3 +150,17 @@ def test_console_script_entry_point(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert plan_main(["queue", "--peak", "10", "--window", "1", "--message-bytes", "1"]) == 0
     assert "maxPendingMessages >= 10 msg/s" in capsys.readouterr().out
+
+
+def test_progress_bar_starts_past_a_million_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    from pulsar_routing.plan.cli import _Progress
+
+    bar = _Progress("keys.parquet", total_rows=3_000_000)
+    bar(999_999)
+    assert not bar._started
+    bar(1_000_000)
+    bar(3_000_000)
+    assert bar._started
+    bar.done()
+    # Never on stdout, where the report goes.
+    assert capsys.readouterr().out == ""

@@ -121,3 +121,19 @@ def test_uniform_baseline_probabilities() -> None:
     # Bucket sizes 1/2, 1/4, 1/4: the big one is the full one.
     base = plan.uniform_baseline(np.ones(10_000), 3, probabilities=[0.5, 0.25, 0.25])
     assert base.equal_max_mean == pytest.approx(1.5, abs=0.05)
+
+
+def test_tables_are_plain_text_laid_out_by_rich() -> None:
+    from rich.cells import cell_len
+
+    from pulsar_routing.plan.results import table
+
+    out = table(["key", "messages", "verdict"], [["[red]x", "5", "ok"], ["日本語", "1,234", "fix-keys"]], indent="")
+    header, rule, first, second = out.splitlines()
+    # No colours or control codes, and markup-like keys are shown as they are.
+    assert "\x1b" not in out and first.startswith("[red]x")
+    assert set(rule) == {"─"} and cell_len(rule) == max(cell_len(line) for line in (header, first, second))
+    # Numbers end in the same terminal column (CJK keys take two cells each),
+    # words start in the same one.
+    assert cell_len(first[: first.index("5") + 1]) == cell_len(second[: second.index("1,234") + 5])
+    assert cell_len(first[: first.index("ok")]) == cell_len(second[: second.index("fix-keys")])

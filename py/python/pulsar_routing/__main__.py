@@ -12,7 +12,6 @@ import argparse
 import base64
 import os
 import sys
-import unicodedata
 from collections.abc import Sequence
 
 from . import (
@@ -24,6 +23,7 @@ from . import (
     partition_for_key_bytes,
 )
 from .plan.cli import add_demo_command, add_plan_command, run_plan
+from .plan.results import table
 
 SCHEMES = ("java_string", "murmur3_32")
 DEFAULT_KEYS = ("user-42", "order-1001", "", "Grüße", "日本語", "😀")
@@ -32,22 +32,9 @@ DEFAULT_KEY_BYTES = b"hello"
 DEFAULT_BUNDLES = (4, 16)
 
 
-def _width(text: str) -> int:
-    """Terminal columns: CJK and emoji take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(_width(cell) for cell in column) for column in zip(header, *rows)]
-
-    def line(cells: Sequence[str]) -> str:
-        # Keys go left, numbers right.
-        padded = [cells[0] + " " * (widths[0] - _width(cells[0]))]
-        padded += [" " * (width - _width(cell)) + cell for cell, width in zip(cells[1:], widths[1:])]
-        return "  ".join(padded).rstrip()
-
-    rule = "  ".join("-" * width for width in widths)
-    return "\n".join([line(header), rule, *(line(row) for row in rows)])
+    """Keys left, numbers right, laid out by rich (the planner's tables)."""
+    return table(header, rows, indent="")
 
 
 def _route(args: argparse.Namespace) -> int:

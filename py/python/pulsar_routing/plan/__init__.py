@@ -34,7 +34,7 @@ from .bundles import TopicSet, bundle_spread, bundles_needed, split_impact, topi
 from .clients import DEFAULT_CLIENT_SETUPS, PROFILES, client_divergence, setup_partitions
 from .demo import demo_orders, demo_topics, demo_user_suffixes, run_demo
 from .drift import divergence, drift, expected_drift
-from .inputs import KeySample, PlanInputError, key_sample, read_keys
+from .inputs import KeySample, PlanInputError, file_batches, key_sample, read_keys
 from .key_shared import (
     KeySharedUnavailable,
     analyze_key_shared,
@@ -118,6 +118,7 @@ __all__ = [
     "drift",
     "exclusive_ranges",
     "expected_drift",
+    "file_batches",
     "key_sample",
     "key_shared_available",
     "key_shared_balance",

@@ -75,7 +75,7 @@ def _sample(args: argparse.Namespace) -> KeySample | None:
     if sources > 1:
         raise PlanInputError("give keys, --file or --demo-data, not several")
     if args.file:
-        progress = _Progress(args.file) if sys.stderr.isatty() else None
+        progress = _Progress.for_file(args)
         try:
             return read_keys(
                 args.file,
@@ -101,20 +101,57 @@ def _sample(args: argparse.Namespace) -> KeySample | None:
 
 
 class _Progress:
-    """Rows read so far, on one stderr line, once a file passes a million rows."""
+    """A rich progress bar on stderr, shown once a file passes a million rows.
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.shown = False
+    Parquet files give their row count up front, so the bar fills; text and
+    CSV files do not, so it pulses, with the rows read so far and the rate.
+    """
+
+    SHOW_FROM = 1_000_000
+
+    def __init__(self, path: str, total_rows: int | None) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+        self._bar = Progress(
+            TextColumn("reading {task.description}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.completed:,.0f} rows"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=False,
+        )
+        self._task = self._bar.add_task(Path(path).name, total=total_rows)
+        self._started = False
 
     def __call__(self, rows: int) -> None:
-        if rows >= 1_000_000:
-            print(f"\rreading {self.name}: {rows:,} rows", end="", file=sys.stderr, flush=True)
-            self.shown = True
+        if not self._started and rows >= self.SHOW_FROM:
+            self._bar.start()
+            self._started = True
+        self._bar.update(self._task, completed=rows)
 
     def done(self) -> None:
-        if self.shown:
-            print(file=sys.stderr)
+        if self._started:
+            self._bar.stop()
+
+    @classmethod
+    def for_file(cls, args: argparse.Namespace) -> _Progress | None:
+        """A bar for ``--file`` when stderr is a terminal; None otherwise."""
+        if not sys.stderr.isatty():
+            return None
+        from .inputs import detect_format
+
+        fmt = detect_format(args.file) if args.format == "auto" else args.format
+        total: int | None = None
+        if fmt == "parquet":
+            try:
+                import pyarrow.parquet as pq
+
+                total = int(pq.ParquetFile(args.file).metadata.num_rows)
+            except Exception:  # noqa: BLE001 - the reader reports a bad file properly
+                total = None
+        return cls(args.file, total)
 
 
 def _need(sample: KeySample | None) -> KeySample:
@@ -136,20 +173,38 @@ def _demo(args: argparse.Namespace) -> Result:
 def _skew(args: argparse.Namespace) -> Result:
     from .skew import analyze_skew
 
-    if args.max_distinct is not None:
-        from .inputs import detect_format
-        from .sketch import parquet_batches, stream_skew
+    if args.file:
+        # A file is streamed once: exact counting while its distinct keys
+        # fit (up to --max-distinct), DataSketches sketches past that, so
+        # memory stays bounded however long the file is. The report says
+        # which counting it used.
+        from .inputs import file_batches
+        from .sketch import MAX_DISTINCT, stream_skew
 
-        if not args.file or (args.format if args.format != "auto" else detect_format(args.file)) != "parquet":
-            raise PlanInputError("--max-distinct streams a Parquet --file")
-        return stream_skew(
-            parquet_batches(args.file, args.key_column, args.weight_column),
-            args.partitions,
-            args.scheme,
-            source=Path(args.file).name,
-            max_distinct=args.max_distinct,
-            top=args.top,
-        )
+        sources = sum(bool(x) for x in (args.keys, args.file, args.demo_data))
+        if sources > 1:
+            raise PlanInputError("give keys, --file or --demo-data, not several")
+        progress = _Progress.for_file(args)
+        try:
+            return stream_skew(
+                file_batches(
+                    args.file,
+                    format=args.format,
+                    key_column=args.key_column,
+                    weight_column=args.weight_column,
+                    progress=progress,
+                ),
+                args.partitions,
+                args.scheme,
+                source=Path(args.file).name,
+                max_distinct=MAX_DISTINCT if args.max_distinct is None else args.max_distinct,
+                top=args.top,
+            )
+        finally:
+            if progress is not None:
+                progress.done()
+    if args.max_distinct is not None:
+        raise PlanInputError("--max-distinct streams a --file (text, CSV or Parquet)")
     return analyze_skew(_need(_sample(args)), args.partitions, args.scheme, top=args.top)
 
 
@@ -328,7 +383,7 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
                    help="hashing schemes (default: java_string, Java's default)")
     p.add_argument("--top", type=int, default=5, help="hot keys shown (default: %(default)s)")
     p.add_argument("--max-distinct", type=int, metavar="K",
-                   help="Parquet: stream the file, counting exactly up to K distinct keys, then with "
+                   help="--file: count exactly up to K distinct keys (default: 3,000,000), then with "
                    "DataSketches sketches (hot keys, HyperLogLog); the report says which")
 
     p = command("partitions", _partitions, "the partition count for a peak load, adjusted for measured skew")

@@ -14,6 +14,8 @@ decimal text, as ``key(String.valueOf(id))`` would send them.
 
 Counting is exact: the distinct keys are held in memory, and files are read
 in batches, so memory follows the number of distinct keys, not of rows.
+Past what fits, :func:`file_batches` streams a file of any format into the
+sketches of :mod:`pulsar_routing.plan.sketch`.
 """
 
 from __future__ import annotations
@@ -309,7 +311,7 @@ def _aggregate_arrow(keys: Any, weights: NDArray[np.float64] | None) -> Any:
     n = len(keys)
     w = pa.array(np.ones(n) if weights is None else weights, type=pa.float64())
     table = pa.table({"k": keys, "w": w})
-    grouped = table.group_by("k").aggregate([("w", "sum")])
+    grouped = table.group_by("k", use_threads=False).aggregate([("w", "sum")])
     return pa.table({"k": grouped.column("k"), "w": grouped.column("w_sum")})
 
 
@@ -341,7 +343,7 @@ class _ArrowAccumulator:
         if len(self._parts) == 1:
             return self._parts[0]
         table = pa.concat_tables(self._parts, promote_options="permissive")
-        grouped = table.group_by("k").aggregate([("w", "sum")])
+        grouped = table.group_by("k", use_threads=False).aggregate([("w", "sum")])
         return pa.table({"k": grouped.column("k"), "w": grouped.column("w_sum")})
 
     def sample(self, source: str, weighted: bool) -> KeySample:
@@ -400,6 +402,25 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     return "text"
 
 
+def _check_file(
+    path: str | os.PathLike[str], format: str, key_column: str | None, weight_column: str | None, batch_rows: int
+) -> tuple[Path, str]:
+    """The path and its format, after the checks every file reader makes."""
+    fmt = detect_format(path) if format == "auto" else format
+    if fmt not in FORMATS:
+        raise PlanInputError(f"unknown format {format!r}: choose from {', '.join(FORMATS)}")
+    p = Path(path)
+    if not p.exists():
+        raise PlanInputError(f"{p}: no such file")
+    if not p.is_file():
+        raise PlanInputError(f"{p}: not a file")
+    if batch_rows < 1:
+        raise PlanInputError("batch_rows must be at least 1")
+    if fmt == "text" and (key_column is not None or weight_column is not None):
+        raise PlanInputError(f"{p.name}: a text file has one key per line and no columns")
+    return p, fmt
+
+
 def read_keys(
     path: str | os.PathLike[str],
     *,
@@ -421,35 +442,94 @@ def read_keys(
 
     ``progress``, if given, is called with the number of rows read so far
     after each batch.
+
+    Counting is exact, so memory follows the number of distinct keys; for
+    files with more distinct keys than fit, stream :func:`file_batches`
+    into :func:`pulsar_routing.plan.sketch.stream_skew`.
     """
-    fmt = detect_format(path) if format == "auto" else format
-    if fmt not in FORMATS:
-        raise PlanInputError(f"unknown format {format!r}: choose from {', '.join(FORMATS)}")
-    p = Path(path)
-    if not p.exists():
-        raise PlanInputError(f"{p}: no such file")
-    if not p.is_file():
-        raise PlanInputError(f"{p}: not a file")
-    if batch_rows < 1:
-        raise PlanInputError("batch_rows must be at least 1")
+    p, fmt = _check_file(path, format, key_column, weight_column, batch_rows)
     if fmt == "text":
-        if key_column is not None or weight_column is not None:
-            raise PlanInputError(f"{p.name}: a text file has one key per line and no columns")
         return _read_text(p, batch_rows, progress)
-    if fmt == "csv":
-        return _read_csv(p, key_column, weight_column, batch_rows, progress)
-    return _read_parquet(p, key_column, weight_column, batch_rows, progress)
+    if fmt == "csv" and not _has_pyarrow():  # pragma: no cover - exercised without pyarrow only
+        delimiter, key = _csv_columns(p, key_column, weight_column)
+        return _read_csv_python(p, delimiter, key, weight_column)
+    acc = _ArrowAccumulator()
+    for keys, weights in _arrow_batches(p, fmt, key_column, weight_column, batch_rows, progress):
+        acc.add(keys, weights)
+    return acc.sample(p.name, weight_column is not None)
 
 
-def _read_text(path: Path, batch_rows: int, progress: Progress | None) -> KeySample:
-    counts: Counter[str] = Counter()
+def file_batches(
+    path: str | os.PathLike[str],
+    *,
+    format: str = "auto",
+    key_column: str | None = None,
+    weight_column: str | None = None,
+    batch_rows: int = BATCH_ROWS,
+    progress: Progress | None = None,
+) -> Iterator[tuple[Any, NDArray[np.float64] | None]]:
+    """The rows of a text, CSV or Parquet file as (keys, weights) batches, read once.
+
+    Keys are a pyarrow string or binary array (null: no key), weights a
+    float64 array or None without ``weight_column``. The arguments and the
+    checks are those of :func:`read_keys`; nothing but the current batch is
+    held, so this feeds :func:`pulsar_routing.plan.sketch.stream_skew` on
+    files of any size. Needs pyarrow.
+    """
+    p, fmt = _check_file(path, format, key_column, weight_column, batch_rows)
+    _pyarrow()
+    if fmt == "text":
+        import pyarrow as pa
+
+        rows = 0
+        for lines in _text_batches(p, batch_rows):
+            rows += len(lines)
+            yield pa.array(lines, type=pa.string()), None
+            if progress is not None:
+                progress(rows)
+        return
+    yield from _arrow_batches(p, fmt, key_column, weight_column, batch_rows, progress)
+
+
+def _has_pyarrow() -> bool:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:  # pragma: no cover - pyarrow is a test dependency
+        return False
+    return True
+
+
+def _arrow_batches(
+    path: Path,
+    fmt: str,
+    key_column: str | None,
+    weight_column: str | None,
+    batch_rows: int,
+    progress: Progress | None,
+) -> Iterator[tuple[Any, NDArray[np.float64] | None]]:
+    """(keys, weights) batches of a CSV or Parquet file; errors name the file."""
+    batches = _csv_batches if fmt == "csv" else _parquet_batches
     rows = 0
+    try:
+        for keys, weights in batches(path, key_column, weight_column, batch_rows):
+            rows += len(keys)
+            yield keys, weights
+            if progress is not None:
+                progress(rows)
+    except PlanInputError as err:
+        message = str(err)
+        raise PlanInputError(message if message.startswith(f"{path.name}: ") else f"{path.name}: {message}") from None
+
+
+def _text_batches(path: Path, batch_rows: int) -> Iterator[list[str]]:
+    """The non-blank lines of a text file, about ``batch_rows`` at a time."""
     line_no = 0
     with path.open("rb") as f:
         while True:
             lines = f.readlines(max(batch_rows, 1) * 16)
             if not lines:
                 break
+            keys: list[str] = []
             for line in lines:
                 line_no += 1
                 try:
@@ -462,11 +542,21 @@ def _read_text(path: Path, batch_rows: int, progress: Progress | None) -> KeySam
                 if text.endswith("\r"):
                     text = text[:-1]
                 if text:
-                    counts[text] += 1
-                    rows += 1
-            if progress is not None:
-                progress(rows)
-    distinct = list(counts)
+                    keys.append(text)
+            yield keys
+
+
+def _read_text(path: Path, batch_rows: int, progress: Progress | None) -> KeySample:
+    counts: Counter[str] = Counter()
+    rows = 0
+    for keys in _text_batches(path, batch_rows):
+        counts.update(keys)
+        rows += len(keys)
+        if progress is not None:
+            progress(rows)
+    # Sorted, as the Arrow readers sort theirs (code point order is UTF-8
+    # byte order), so a file gives the same report read whole or streamed.
+    distinct = sorted(counts)
     weights = np.fromiter((counts[k] for k in distinct), dtype=np.float64, count=len(distinct))
     return _sample(_object_array(distinct), weights, 0.0, rows, path.name, False)
 
@@ -505,17 +595,19 @@ def _csv_header(path: Path, delimiter: str) -> list[str]:
     return header
 
 
-def _read_csv(
-    path: Path, key_column: str | None, weight_column: str | None, batch_rows: int, progress: Progress | None
-) -> KeySample:
+def _csv_columns(path: Path, key_column: str | None, weight_column: str | None) -> tuple[str, str]:
+    """The delimiter and the key column of a CSV file, from its header."""
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
     header = _csv_header(path, delimiter)
     key = _pick_key_column(path.name, header, key_column)
     _check_weight_column(path.name, header, weight_column)
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:  # pragma: no cover - exercised without pyarrow only
-        return _read_csv_python(path, delimiter, key, weight_column)
+    return delimiter, key
+
+
+def _csv_batches(
+    path: Path, key_column: str | None, weight_column: str | None, batch_rows: int
+) -> Iterator[tuple[Any, NDArray[np.float64] | None]]:
+    delimiter, key = _csv_columns(path, key_column, weight_column)
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -528,16 +620,12 @@ def _read_csv(
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
-    acc = _ArrowAccumulator(progress)
     try:
         with pacsv.open_csv(path, read_options=read, parse_options=parse, convert_options=convert) as reader:
             for batch in reader:
-                acc.add(batch.column(key), _batch_weights(batch, weight_column))
+                yield batch.column(key), _batch_weights(batch, weight_column)
     except pa.ArrowInvalid as err:
         raise PlanInputError(f"{path.name}: {_arrow_message(err)}") from None
-    except PlanInputError as err:
-        raise PlanInputError(f"{path.name}: {err}") from None
-    return acc.sample(path.name, weight_column is not None)
 
 
 def _arrow_message(err: Exception) -> str:
@@ -565,28 +653,25 @@ def _read_csv_python(
     return _from_python(keys, weights if weight_column else None, path.name)
 
 
-def _read_parquet(
-    path: Path, key_column: str | None, weight_column: str | None, batch_rows: int, progress: Progress | None
-) -> KeySample:
-    _pyarrow()
+def _parquet_batches(
+    path: Path, key_column: str | None, weight_column: str | None, batch_rows: int
+) -> Iterator[tuple[Any, NDArray[np.float64] | None]]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        parquet = pq.ParquetFile(path)
+        # Pre-buffered column chunks stay cached for the reader's lifetime,
+        # so with pre-buffering a long file's memory grows with the rows
+        # read (about a batch's worth per batch); without it, it stays flat.
+        parquet = pq.ParquetFile(path, pre_buffer=False)
     except (pa.ArrowInvalid, OSError) as err:
         raise PlanInputError(f"{path.name}: not a Parquet file ({_arrow_message(err)})") from None
     names = list(parquet.schema_arrow.names)
     key = _pick_key_column(path.name, names, key_column)
     _check_weight_column(path.name, names, weight_column)
     columns = [key] + ([weight_column] if weight_column else [])
-    acc = _ArrowAccumulator(progress)
-    try:
-        for batch in _batches(parquet, columns, batch_rows):
-            acc.add(_arrow_keys(batch.column(key)), _batch_weights(batch, weight_column))
-    except PlanInputError as err:
-        raise PlanInputError(f"{path.name}: {err}") from None
-    return acc.sample(path.name, weight_column is not None)
+    for batch in _batches(parquet, columns, batch_rows):
+        yield _arrow_keys(batch.column(key)), _batch_weights(batch, weight_column)
 
 
 def _batch_weights(batch: Any, weight_column: str | None) -> NDArray[np.float64] | None:

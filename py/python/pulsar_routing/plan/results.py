@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import io
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
 import numpy as np
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 Key = Union[str, bytes]
 _NUMBER = re.compile(r"^[-+]?[0-9.,]")
@@ -48,36 +53,40 @@ def _plain(value: Any) -> Any:
 
 
 def _width(text: str) -> int:
-    """Terminal columns: CJK and emoji take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    """Terminal columns (CJK and emoji take two), as rich measures them."""
+    return cell_len(text)
 
 
 def table(
     header: Sequence[str], rows: Sequence[Sequence[str]], *, indent: str = "  ", bars: bool = False
 ) -> str:
-    """A plain-text table: the first column left-aligned, the others right-aligned.
+    """A table laid out by rich, as plain text: the first column left-aligned,
+    numbers right-aligned, words left-aligned.
 
-    With ``bars``, the last column (bars) is left-aligned too.
+    With ``bars``, the last column (bars) is left-aligned too. The text has
+    no colours or control codes, so it reads the same in a terminal, a pipe
+    or a file, and can go inside the other lines of a report.
     """
-    widths = [max(_width(cell) for cell in column) for column in zip(header, *rows)] if rows else [
-        _width(h) for h in header
-    ]
-    left = {0, len(widths) - 1} if bars else {0}
+    left = {0, len(header) - 1} if bars else {0}
     # Words (a verdict, a name) read better left-aligned; numbers stay right.
-    for i in range(1, len(widths)):
+    for i in range(1, len(header)):
         cells = [row[i] for row in rows if row[i] not in ("", "-")]
         if cells and not any(_NUMBER.match(c) for c in cells):
             left.add(i)
-
-    def line(cells: Sequence[str]) -> str:
-        padded = [
-            c + " " * (w - _width(c)) if i in left else " " * (w - _width(c)) + c
-            for i, (c, w) in enumerate(zip(cells, widths))
-        ]
-        return indent + "  ".join(padded).rstrip()
-
-    rule = indent + "  ".join("-" * w for w in widths)
-    return "\n".join([line(header), rule, *(line(row) for row in rows)])
+    # One space of padding and the box's blank divider: two spaces between columns.
+    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), highlight=False)
+    for i, name in enumerate(header):
+        grid.add_column(Text(name), justify="left" if i in left else "right", no_wrap=True)
+    for row in rows:
+        # Text, not markup: a key such as "[red]" is shown as it is.
+        grid.add_row(*(Text(cell) for cell in row))
+    console = Console(
+        file=io.StringIO(), width=100_000, color_system=None, force_terminal=False, emoji=False, highlight=False
+    )
+    with console.capture() as captured:
+        console.print(grid)
+    lines = [line.rstrip() for line in captured.get().splitlines()]
+    return "\n".join(indent + line if line else line for line in lines if line.strip())
 
 
 def num(x: float | int | None) -> str:

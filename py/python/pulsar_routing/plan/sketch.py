@@ -8,6 +8,8 @@ into streaming sketches from Apache DataSketches (``pip install
 datasketches``): a frequent-items sketch for the hot keys and HyperLogLog
 for the distinct-key count, and the result is a
 :class:`StreamingSkewReport` whose ``mode`` is ``"sketch"``.
+:func:`pulsar_routing.plan.file_batches` reads text, CSV and Parquet files
+as such batches.
 """
 
 from __future__ import annotations
@@ -27,17 +29,21 @@ from .inputs import (
     _aggregate_arrow,
     _arrow_keys,
     _ArrowAccumulator,
-    _batch_weights,
-    _check_weight_column,
-    _pick_key_column,
+    file_batches,
 )
 from .results import Result, SkewAnalysis, heading, num, pct, ratio, show_key, table
 from .skew import BALANCED, HEADROOM, SEVERE, analyze_skew
 
-# Distinct keys held exactly before switching to sketches (about 100 bytes each).
-MAX_DISTINCT = 10_000_000
+# Distinct keys held exactly before switching to sketches. They are held as
+# an Arrow table of (key, weight) and merged with Arrow's group-by, whose
+# peak for 5 million 16-byte keys is about 800 MiB with everything else the
+# process holds; 3 million keep a file of any length well under 1 GiB
+# (py/bench/bench_memory.py measures it).
+MAX_DISTINCT = 3_000_000
 # Frequent items: at most 0.75 * 2**LG_MAX_K counters; error about 3.5 / 2**LG_MAX_K of the weight.
 LG_MAX_K = 14
+# Keys turned into Python objects at a time when feeding the sketches.
+_SKETCH_SLICE = 1 << 16
 # HyperLogLog: relative standard error about 1.04 / sqrt(2**LG_K) (0.8% at 14).
 LG_K = 14
 
@@ -146,7 +152,16 @@ class _Sketches:
         self.fractional = False
 
     def add(self, grouped: Any) -> None:
-        """A (k, w) table of distinct keys (nulls dropped by the caller)."""
+        """A (k, w) table of distinct keys (nulls dropped by the caller).
+
+        The sketches take one Python object per key, so the table is turned
+        into Python objects a slice at a time: a table of millions of keys
+        never exists as Python objects all at once.
+        """
+        for start in range(0, grouped.num_rows, _SKETCH_SLICE):
+            self._add_slice(grouped.slice(start, _SKETCH_SLICE))
+
+    def _add_slice(self, grouped: Any) -> None:
         keys = grouped.column("k").to_pylist()
         weights = grouped.column("w").to_numpy()
         whole = np.rint(weights)
@@ -259,17 +274,11 @@ def stream_skew(
 def parquet_batches(
     path: str, key_column: str | None = None, weight_column: str | None = None, batch_rows: int = 1 << 20
 ) -> Iterable[tuple[Any, NDArray[np.float64] | None]]:
-    """(keys, weights) batches of a Parquet file, for :func:`stream_skew`."""
-    import pyarrow.parquet as pq
-    from pathlib import Path
+    """(keys, weights) batches of a Parquet file, for :func:`stream_skew`.
 
-    p = Path(path)
-    if not p.is_file():
-        raise PlanInputError(f"{p}: no such file")
-    parquet = pq.ParquetFile(p)
-    names = list(parquet.schema_arrow.names)
-    key = _pick_key_column(p.name, names, key_column)
-    _check_weight_column(p.name, names, weight_column)
-    columns = [key] + ([weight_column] if weight_column else [])
-    for batch in parquet.iter_batches(batch_size=batch_rows, columns=columns):
-        yield batch.column(key), _batch_weights(batch, weight_column)
+    :func:`pulsar_routing.plan.file_batches` with ``format="parquet"``; that
+    one reads text and CSV files too.
+    """
+    return file_batches(
+        path, format="parquet", key_column=key_column, weight_column=weight_column, batch_rows=batch_rows
+    )
