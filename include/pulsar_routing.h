@@ -592,7 +592,8 @@ enum pulsar_routing_status
    */
   PULSAR_ROUTING_STATUS_LOOKUP_SERVER_ERROR = 802,
   /*
-   The lookup response had no response type.
+   The lookup response was `Failed`, or had no response type, without
+   an error code (Java's "Empty lookup response").
    */
   PULSAR_ROUTING_STATUS_LOOKUP_EMPTY_RESPONSE = 803,
   /*
@@ -762,6 +763,15 @@ typedef struct pulsar_routing_librdkafka_producer pulsar_routing_librdkafka_prod
  call from several threads except `_free`.
  */
 typedef struct pulsar_routing_lookup_coalescer pulsar_routing_lookup_coalescer;
+
+/*
+ The table of partitioned-metadata requests in flight, keyed by (topic,
+ `metadata_auto_creation`, `use_fallback_for_non_pip344`) as Java's
+ `InProgressDeduplicationDecoratorLookupService` keys them. Made by
+ `pulsar_routing_lookup_metadata_coalescer_new`, released with `_free`.
+ Safe to call from several threads except `_free`.
+ */
+typedef struct pulsar_routing_lookup_metadata_coalescer pulsar_routing_lookup_metadata_coalescer;
 
 /*
  A connection's lookup throttle. Made by
@@ -1487,7 +1497,8 @@ typedef struct pulsar_routing_metadata_options {
    */
   uint64_t operation_timeout_ms;
   /*
-   `lookupTimeoutMs`, for the backoff's mandatory stop; 0 means the
+   `lookupTimeoutMs`: the time budget, and half the backoff's
+   mandatory stop; 0 means the
    operation timeout.
    */
   uint64_t lookup_timeout_ms;
@@ -1507,8 +1518,10 @@ typedef struct pulsar_routing_metadata_options {
 
 /*
  The metadata events: 0 start, 1 connected (`flag` = the broker supports
- PIP-344), 2 success response (`partitions`), 3 failed response
- (`server_error`, or -1), 4 connection failed, 5 retry timer.
+ PIP-344), 2 success response (`partitions`), 3 failed response, or one
+ without a response type (`server_error`, or -1 for none: Java's "Empty
+ lookup response", `LOOKUP_EMPTY_RESPONSE`), 4 connection failed, 5 retry
+ timer.
  */
 typedef uint32_t pulsar_routing_metadata_event;
 
@@ -5273,6 +5286,72 @@ pulsar_routing_status pulsar_routing_lookup_coalescer_complete(const struct puls
                                                                const char *const *values,
                                                                size_t count,
                                                                uint32_t *waiters_out);
+
+/*
+ A partitioned-metadata coalescing table with `capacity` slots
+ (different requests in flight; capped at 2^20). A capacity of 0 makes
+ every `_join` fail with `LOOKUP_COALESCING_TABLE_FULL`.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates the handle,
+ which the caller owns and releases with
+ `pulsar_routing_lookup_metadata_coalescer_free`.
+
+ # Safety
+ `coalescer_out` must be valid for writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_metadata_coalescer_new(size_t capacity,
+                                                                   struct pulsar_routing_lookup_metadata_coalescer **coalescer_out);
+
+/*
+ Frees a metadata coalescing table; NULL does nothing.
+ Releases the handle and everything it owns. Not thread-safe: no other
+ call on the handle may run at the same time.
+
+ # Safety
+ `coalescer` must be NULL or a live handle, not used afterwards.
+ */
+void pulsar_routing_lookup_metadata_coalescer_free(struct pulsar_routing_lookup_metadata_coalescer *coalescer);
+
+/*
+ Joins the partitioned-metadata request for (`topic`,
+ `metadata_auto_creation`, `use_fallback_for_non_pip344`): `*leader_out`
+ is true when the caller must send it, false when it is already in
+ flight; the waiters, this one included, go to `*waiters_out`. Out
+ parameters are written only on `OK`.
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`,
+ `LOOKUP_COALESCING_TABLE_FULL` or `LOOKUP_TOO_MANY_WAITERS`. Safe to call
+ from several threads. The handle stays the caller's (borrowed); `topic`
+ is copied.
+
+ # Safety
+ `coalescer` must be a live handle; `topic` a valid NUL-terminated
+ string; the out-parameters valid for writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_metadata_coalescer_join(const struct pulsar_routing_lookup_metadata_coalescer *coalescer,
+                                                                    const char *topic,
+                                                                    bool metadata_auto_creation,
+                                                                    bool use_fallback_for_non_pip344,
+                                                                    bool *leader_out,
+                                                                    uint32_t *waiters_out);
+
+/*
+ The partitioned-metadata request for (`topic`, `metadata_auto_creation`,
+ `use_fallback_for_non_pip344`) completed: removes it and writes how
+ many waiters to complete with its result to `*waiters_out` (0 if it
+ was not in flight).
+
+ Returns `OK`, `NULL_PARAMETER` or `INVALID_UTF8`. Safe to call from
+ several threads. The handle stays the caller's (borrowed).
+
+ # Safety
+ As for `pulsar_routing_lookup_metadata_coalescer_join`.
+ */
+pulsar_routing_status pulsar_routing_lookup_metadata_coalescer_complete(const struct pulsar_routing_lookup_metadata_coalescer *coalescer,
+                                                                        const char *topic,
+                                                                        bool metadata_auto_creation,
+                                                                        bool use_fallback_for_non_pip344,
+                                                                        uint32_t *waiters_out);
 
 /*
  A throttle allowing `concurrent_lookup_requests` in flight (Java: 5000)

@@ -1494,6 +1494,354 @@ inline uint64_t required_max_pending_messages(uint64_t peak_rate_per_sec,
     return n;
 }
 
+/* ------------------------------------------------------------------ */
+/* Topic lookup (spec 6)                                               */
+/* ------------------------------------------------------------------ */
+
+/// A lookup driver's next step, its strings copied out of the handle.
+struct lookup_action {
+    /// A `PULSAR_ROUTING_LOOKUP_ACTION_*` value.
+    pulsar_routing_lookup_action_kind kind = PULSAR_ROUTING_LOOKUP_ACTION_IGNORED;
+    std::string logical_address;
+    std::string physical_address;
+    bool authoritative = false;
+    bool send_properties = false;
+    bool use_proxy = false;
+    bool metadata_auto_creation = false;
+    uint32_t redirects = 0;
+    uint32_t attempt = 0;
+    uint64_t at_ms = 0;
+    uint64_t delay_ms = 0;
+    uint32_t partitions = 0;
+    /// RETRY_AT: why the attempt failed; FAILED: why the lookup did.
+    pulsar_routing_status error = PULSAR_ROUTING_STATUS_OK;
+    /// The broker's `ServerError` code behind `error`, or -1.
+    int32_t server_error = -1;
+    /// The full text of `error` (Java's message where it has one), or "".
+    std::string error_message;
+};
+
+/// A `CommandLookupTopicResponse`; an absent field is `std::nullopt` (or
+/// -1 for `response` and `error`).
+struct lookup_response {
+    /// 0 Redirect, 1 Connect, 2 Failed, -1 absent.
+    int32_t response = -1;
+    std::optional<std::string> broker_service_url;
+    std::optional<std::string> broker_service_url_tls;
+    bool authoritative = false;
+    bool proxy_through_service_url = false;
+    /// A `ServerError` code (0..25), or -1.
+    int32_t error = -1;
+    std::optional<std::string> message;
+
+    static lookup_response connect(std::string url, bool authoritative = false,
+                                   bool proxy = false) {
+        lookup_response r;
+        r.response = 1;
+        r.broker_service_url = url;
+        r.broker_service_url_tls = std::move(url);
+        r.authoritative = authoritative;
+        r.proxy_through_service_url = proxy;
+        return r;
+    }
+    static lookup_response redirect(std::string url, bool authoritative = false,
+                                    bool proxy = false) {
+        lookup_response r = connect(std::move(url), authoritative, proxy);
+        r.response = 0;
+        return r;
+    }
+    static lookup_response failed(int32_t server_error, std::string text = {}) {
+        lookup_response r;
+        r.response = 2;
+        r.error = server_error;
+        r.message = std::move(text);
+        return r;
+    }
+};
+
+/// One topic lookup (`BinaryProtoLookupService.getBroker` with the
+/// producer's retries, or the Go client's by profile), sans-IO: report
+/// each event with the time, act on the returned `lookup_action`. The
+/// lookup's own failures are in the action; a call error (a `ServerError`
+/// code outside 0..25, invalid UTF-8) throws `error`. Move-only. One thread
+/// at a time: an action's strings are copied before the next call.
+class topic_lookup {
+public:
+    /// The Java client's defaults (20 redirects, 30 s, retry, loop detection).
+    static pulsar_routing_lookup_options default_options() {
+        pulsar_routing_lookup_options o{};
+        detail::check(pulsar_routing_lookup_options_default(&o));
+        return o;
+    }
+
+    /// A lookup of `service_address`, keeping `chain_capacity` hops of its
+    /// redirect chain. Throws `INVALID_UTF8`, `UNKNOWN_LOOKUP_PROFILE` or
+    /// `LOOKUP_ADDRESS_TOO_LONG`.
+    explicit topic_lookup(std::string_view service_address,
+                          const pulsar_routing_lookup_options &options = default_options(),
+                          size_t chain_capacity = 21) {
+        const std::string address(service_address);
+        pulsar_routing_topic_lookup *raw = nullptr;
+        detail::check(
+            pulsar_routing_topic_lookup_new(address.c_str(), &options, chain_capacity, &raw));
+        handle_.reset(raw);
+    }
+
+    lookup_action start(uint64_t now_ms) {
+        return act([&](pulsar_routing_lookup_action *a) {
+            return pulsar_routing_topic_lookup_start(handle_.get(), now_ms, a);
+        });
+    }
+    lookup_action on_response(const lookup_response &r, uint64_t now_ms) {
+        const auto c_str = [](const std::optional<std::string> &s) {
+            return s ? s->c_str() : nullptr;
+        };
+        const pulsar_routing_lookup_response c{r.response,
+                                               c_str(r.broker_service_url),
+                                               c_str(r.broker_service_url_tls),
+                                               r.authoritative,
+                                               r.proxy_through_service_url,
+                                               r.error,
+                                               c_str(r.message)};
+        return act([&](pulsar_routing_lookup_action *a) {
+            return pulsar_routing_topic_lookup_on_response(handle_.get(), &c, now_ms, a);
+        });
+    }
+    lookup_action on_connection_failed(uint64_t now_ms) {
+        return act([&](pulsar_routing_lookup_action *a) {
+            return pulsar_routing_topic_lookup_on_connection_failed(handle_.get(), now_ms, a);
+        });
+    }
+    lookup_action on_request_timeout(uint64_t now_ms) {
+        return act([&](pulsar_routing_lookup_action *a) {
+            return pulsar_routing_topic_lookup_on_request_timeout(handle_.get(), now_ms, a);
+        });
+    }
+    /// The connection's `lookup_throttle` refused the request with these counts.
+    lookup_action on_throttled(uint32_t in_flight, uint32_t queued, uint64_t now_ms) {
+        return act([&](pulsar_routing_lookup_action *a) {
+            return pulsar_routing_topic_lookup_on_throttled(handle_.get(), in_flight, queued,
+                                                            now_ms, a);
+        });
+    }
+    lookup_action on_retry_timer(uint64_t now_ms) {
+        return act([&](pulsar_routing_lookup_action *a) {
+            return pulsar_routing_topic_lookup_on_retry_timer(handle_.get(), now_ms, a);
+        });
+    }
+
+    /// The current (or last) attempt's redirect chain: each address with
+    /// the authoritative flag its request carried, the service address first.
+    std::vector<std::pair<std::string, bool>> chain() const {
+        size_t n = 0;
+        detail::check(pulsar_routing_topic_lookup_chain_len(handle_.get(), &n));
+        std::vector<std::pair<std::string, bool>> hops;
+        for (size_t i = 0; i < n; i++) {
+            bool auth = false;
+            std::string address =
+                detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+                    return pulsar_routing_topic_lookup_chain_hop(handle_.get(), i, buf, len,
+                                                                 written, &auth);
+                });
+            hops.emplace_back(std::move(address), auth);
+        }
+        return hops;
+    }
+
+    const pulsar_routing_topic_lookup *get() const noexcept { return handle_.get(); }
+
+private:
+    template <class Call> lookup_action act(Call call) {
+        pulsar_routing_lookup_action a{};
+        detail::check(call(&a));
+        lookup_action out;
+        out.kind = a.kind;
+        out.logical_address = a.logical_address != nullptr ? a.logical_address : "";
+        out.physical_address = a.physical_address != nullptr ? a.physical_address : "";
+        out.authoritative = a.authoritative;
+        out.send_properties = a.send_properties;
+        out.use_proxy = a.use_proxy;
+        out.metadata_auto_creation = a.metadata_auto_creation;
+        out.redirects = a.redirects;
+        out.attempt = a.attempt;
+        out.at_ms = a.at_ms;
+        out.delay_ms = a.delay_ms;
+        out.partitions = a.partitions;
+        out.error = a.error;
+        out.server_error = a.server_error;
+        if (a.error != PULSAR_ROUTING_STATUS_OK) {
+            out.error_message = detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
+                return pulsar_routing_topic_lookup_error_message(handle_.get(), buf, len, written);
+            });
+        }
+        return out;
+    }
+
+    struct deleter {
+        void operator()(pulsar_routing_topic_lookup *l) const noexcept {
+            pulsar_routing_topic_lookup_free(l);
+        }
+    };
+    std::unique_ptr<pulsar_routing_topic_lookup, deleter> handle_;
+};
+
+/// Whether a coalescer join made the caller the one to send the request.
+struct coalesced {
+    /// True: send it; false: wait for the one in flight.
+    bool leader = false;
+    /// Callers waiting, this one included.
+    uint32_t waiters = 0;
+};
+
+/// Topic lookups in flight, keyed by (topic, properties) as Java's
+/// `InProgressDeduplicationDecoratorLookupService` keys them. Bounded: a
+/// new key with every slot taken throws `LOOKUP_COALESCING_TABLE_FULL`.
+/// Move-only; thread-safe (the C handle locks).
+class lookup_coalescer {
+public:
+    using properties = std::vector<std::pair<std::string, std::string>>;
+
+    explicit lookup_coalescer(size_t capacity = 1024) {
+        pulsar_routing_lookup_coalescer *raw = nullptr;
+        detail::check(pulsar_routing_lookup_coalescer_new(capacity, &raw));
+        handle_.reset(raw);
+    }
+    coalesced join(std::string_view topic, const properties &props = {}) const {
+        coalesced out;
+        with_key(topic, props, [&](const char *t, const char *const *n, const char *const *v,
+                                   size_t count) {
+            return pulsar_routing_lookup_coalescer_join(handle_.get(), t, n, v, count, &out.leader,
+                                                        &out.waiters);
+        });
+        return out;
+    }
+    /// Removes the lookup; returns how many callers to complete (0 if none).
+    uint32_t complete(std::string_view topic, const properties &props = {}) const {
+        uint32_t waiters = 0;
+        with_key(topic, props, [&](const char *t, const char *const *n, const char *const *v,
+                                   size_t count) {
+            return pulsar_routing_lookup_coalescer_complete(handle_.get(), t, n, v, count,
+                                                            &waiters);
+        });
+        return waiters;
+    }
+
+private:
+    template <class Call>
+    static void with_key(std::string_view topic, const properties &props, Call call) {
+        const std::string t(topic);
+        std::vector<const char *> names;
+        std::vector<const char *> values;
+        for (const auto &p : props) {
+            names.push_back(p.first.c_str());
+            values.push_back(p.second.c_str());
+        }
+        detail::check(call(t.c_str(), names.empty() ? nullptr : names.data(),
+                           values.empty() ? nullptr : values.data(), names.size()));
+    }
+
+    struct deleter {
+        void operator()(pulsar_routing_lookup_coalescer *c) const noexcept {
+            pulsar_routing_lookup_coalescer_free(c);
+        }
+    };
+    std::unique_ptr<pulsar_routing_lookup_coalescer, deleter> handle_;
+};
+
+/// Partitioned-metadata requests in flight, keyed by (topic,
+/// `metadata_auto_creation`, `use_fallback_for_non_pip344`) as Java keys
+/// them. Bounded like `lookup_coalescer`. Move-only; thread-safe.
+class lookup_metadata_coalescer {
+public:
+    explicit lookup_metadata_coalescer(size_t capacity = 1024) {
+        pulsar_routing_lookup_metadata_coalescer *raw = nullptr;
+        detail::check(pulsar_routing_lookup_metadata_coalescer_new(capacity, &raw));
+        handle_.reset(raw);
+    }
+    coalesced join(std::string_view topic, bool metadata_auto_creation = true,
+                   bool use_fallback_for_non_pip344 = false) const {
+        const std::string t(topic);
+        coalesced out;
+        detail::check(pulsar_routing_lookup_metadata_coalescer_join(
+            handle_.get(), t.c_str(), metadata_auto_creation, use_fallback_for_non_pip344,
+            &out.leader, &out.waiters));
+        return out;
+    }
+    uint32_t complete(std::string_view topic, bool metadata_auto_creation = true,
+                      bool use_fallback_for_non_pip344 = false) const {
+        const std::string t(topic);
+        uint32_t waiters = 0;
+        detail::check(pulsar_routing_lookup_metadata_coalescer_complete(
+            handle_.get(), t.c_str(), metadata_auto_creation, use_fallback_for_non_pip344,
+            &waiters));
+        return waiters;
+    }
+
+private:
+    struct deleter {
+        void operator()(pulsar_routing_lookup_metadata_coalescer *c) const noexcept {
+            pulsar_routing_lookup_metadata_coalescer_free(c);
+        }
+    };
+    std::unique_ptr<pulsar_routing_lookup_metadata_coalescer, deleter> handle_;
+};
+
+/// Thrown by `lookup_throttle::acquire` beyond both limits (Java's
+/// `TooManyRequestsException`); the counts are for `on_throttled`.
+class lookup_throttled : public error {
+public:
+    lookup_throttled(uint32_t in_flight, uint32_t queued)
+        : error(PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REQUESTS), in_flight_(in_flight),
+          queued_(queued) {}
+    uint32_t in_flight() const noexcept { return in_flight_; }
+    uint32_t queued() const noexcept { return queued_; }
+
+private:
+    uint32_t in_flight_;
+    uint32_t queued_;
+};
+
+/// A connection's lookup limits (`ClientCnx`: `concurrentLookupRequest`
+/// in flight, up to `maxLookupRequest` in all). Move-only; thread-safe.
+class lookup_throttle {
+public:
+    explicit lookup_throttle(uint32_t concurrent_lookup_requests = 5000,
+                             uint32_t max_lookup_requests = 50000) {
+        pulsar_routing_lookup_throttle *raw = nullptr;
+        detail::check(pulsar_routing_lookup_throttle_new(concurrent_lookup_requests,
+                                                         max_lookup_requests, &raw));
+        handle_.reset(raw);
+    }
+    /// Admits a lookup: true to send it now, false when it is queued.
+    /// Throws `lookup_throttled` beyond both limits.
+    bool acquire() const {
+        bool now = false;
+        uint32_t in_flight = 0;
+        uint32_t queued = 0;
+        const pulsar_routing_status s =
+            pulsar_routing_lookup_throttle_acquire(handle_.get(), &now, &in_flight, &queued);
+        if (s == PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REQUESTS) {
+            throw lookup_throttled(in_flight, queued);
+        }
+        detail::check(s);
+        return now;
+    }
+    /// A lookup completed: true when the oldest queued one must now be sent.
+    bool release() const {
+        bool send = false;
+        detail::check(pulsar_routing_lookup_throttle_release(handle_.get(), &send));
+        return send;
+    }
+
+private:
+    struct deleter {
+        void operator()(pulsar_routing_lookup_throttle *t) const noexcept {
+            pulsar_routing_lookup_throttle_free(t);
+        }
+    };
+    std::unique_ptr<pulsar_routing_lookup_throttle, deleter> handle_;
+};
+
 } // namespace pulsar_routing
 
 #endif // PULSAR_ROUTING_HPP

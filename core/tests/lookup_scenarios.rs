@@ -700,3 +700,176 @@ fn the_coalescing_table_is_bounded_and_keyed_exactly() {
     assert_eq!(table.complete(&k1), None);
     assert!(table.join(k3).unwrap().is_leader());
 }
+
+// What `ClientCnx.getPulsarClientException` and
+// `PulsarClientException.isRetriableError` give for each broker code: the
+// codes mapped to a class on the non-retriable list, and nothing else.
+#[test]
+fn retriable_server_errors_follow_the_java_exception_classes() {
+    let not_retried = [
+        ServerError::AuthorizationError,   // AuthorizationException
+        ServerError::ConsumerBusy,         // ConsumerBusyException
+        ServerError::ProducerBusy,         // ProducerBusyException
+        ServerError::IncompatibleSchema,   // IncompatibleSchemaException
+        ServerError::TopicNotFound,        // TopicDoesNotExistException
+        ServerError::SubscriptionNotFound, // SubscriptionNotFoundException
+        ServerError::ConsumerAssignError,  // ConsumerAssignException
+        ServerError::NotAllowedError,      // NotAllowedException
+        ServerError::TransactionConflict,  // TransactionConflictException
+    ];
+    for e in ServerError::ALL {
+        assert_eq!(e.is_retriable(), !not_retried.contains(&e), "{e}");
+    }
+    // Mapped to the plain PulsarClientException (no case of its own), so
+    // retried, even though the client's own InvalidTopicNameException is not.
+    for e in [
+        ServerError::InvalidTopicName,
+        ServerError::ChecksumError,
+        ServerError::UnknownError,
+        ServerError::TransactionCoordinatorNotFound,
+    ] {
+        assert!(e.is_retriable(), "{e}");
+    }
+}
+
+#[test]
+fn a_subscription_not_found_is_not_retried_and_an_invalid_topic_name_is() {
+    let mut chain = [Hop::EMPTY; 4];
+    let mut l = lookup(LookupOptions::default(), &mut chain);
+    let _ = l.start(0);
+    assert_eq!(
+        l.on_response(
+            &LookupResponse::failed(ServerError::SubscriptionNotFound, "gone"),
+            1
+        ),
+        LookupAction::Failed(LookupError::Attempt(AttemptError::Server(
+            ServerError::SubscriptionNotFound
+        )))
+    );
+    let mut chain = [Hop::EMPTY; 4];
+    let mut l = lookup(LookupOptions::default(), &mut chain);
+    let _ = l.start(0);
+    assert!(matches!(
+        l.on_response(
+            &LookupResponse::failed(ServerError::InvalidTopicName, "bad"),
+            1
+        ),
+        LookupAction::RetryAt {
+            cause: AttemptError::Server(ServerError::InvalidTopicName),
+            ..
+        }
+    ));
+}
+
+// `ClientCnx.handleLookupResponse`: a missing response type or `Failed`
+// gives the mapped error when the response has one, and
+// "Empty lookup response" when it does not.
+#[test]
+fn failed_or_missing_response_type_gives_the_error_or_empty_lookup_response() {
+    let cases = [
+        (None, None, AttemptError::EmptyResponse),
+        (
+            None,
+            Some(ServerError::ServiceNotReady),
+            AttemptError::Server(ServerError::ServiceNotReady),
+        ),
+        (
+            Some(pulsar_routing::lookup::LookupType::Failed),
+            None,
+            AttemptError::EmptyResponse,
+        ),
+        (
+            Some(pulsar_routing::lookup::LookupType::Failed),
+            Some(ServerError::MetadataError),
+            AttemptError::Server(ServerError::MetadataError),
+        ),
+    ];
+    for (response, error, expected) in cases {
+        let mut chain = [Hop::EMPTY; 4];
+        let mut l = lookup(LookupOptions::default(), &mut chain);
+        let _ = l.start(0);
+        let r = LookupResponse {
+            response,
+            error,
+            ..LookupResponse::default()
+        };
+        let LookupAction::RetryAt { cause, .. } = l.on_response(&r, 1) else {
+            panic!("{response:?} {error:?} is retried")
+        };
+        assert_eq!(cause, expected);
+    }
+    assert_eq!(
+        AttemptError::EmptyResponse.to_string(),
+        "Empty lookup response"
+    );
+}
+
+#[test]
+fn partitioned_metadata_failed_without_error_is_an_empty_lookup_response() {
+    let mut m = PartitionedMetadataLookup::new(SERVICE, MetadataOptions::default()).unwrap();
+    let _ = m.start(0);
+    let _ = m.on_connected(true, 0);
+    let r = PartitionedMetadataResponse::Failed {
+        error: None,
+        message: None,
+    };
+    assert!(matches!(
+        m.on_response(&r, 1),
+        MetadataAction::RetryAt {
+            cause: AttemptError::EmptyResponse,
+            ..
+        }
+    ));
+}
+
+// `getPartitionedTopicMetadata` budgets `conf.getLookupTimeoutMs()`, not
+// the operation timeout, and stops retrying a missing subscription or
+// topic at once.
+#[test]
+fn partitioned_metadata_deadline_is_the_lookup_timeout() {
+    let options = MetadataOptions {
+        operation_timeout_ms: 30_000,
+        lookup_timeout_ms: Some(250),
+        ..MetadataOptions::default()
+    };
+    let mut m = PartitionedMetadataLookup::new(SERVICE, options).unwrap();
+    let _ = m.start(0);
+    let MetadataAction::RetryAt { at_ms, .. } = m.on_connection_failed(0) else {
+        panic!()
+    };
+    assert_eq!(at_ms, 100);
+    let _ = m.on_retry_timer(at_ms);
+    // 200 ms next, but only 250 - 100 = 150 are left.
+    let MetadataAction::RetryAt { delay_ms, .. } = m.on_connection_failed(100) else {
+        panic!()
+    };
+    assert_eq!(delay_ms, 150);
+    let _ = m.on_retry_timer(250);
+    assert!(matches!(
+        m.on_connection_failed(250),
+        MetadataAction::Failed(LookupError::DeadlineExceeded { .. })
+    ));
+
+    let mut m = PartitionedMetadataLookup::new(SERVICE, MetadataOptions::default()).unwrap();
+    let _ = m.start(0);
+    let _ = m.on_connected(true, 0);
+    let r = PartitionedMetadataResponse::Failed {
+        error: Some(ServerError::SubscriptionNotFound),
+        message: None,
+    };
+    assert!(matches!(m.on_response(&r, 1), MetadataAction::Failed(_)));
+}
+
+// Java's `Backoff.next()`: the delay is lowered by `nextInt(current / 10)`,
+// a number below a tenth, and never below the initial delay.
+#[test]
+fn backoff_jitter_lowers_by_less_than_a_tenth() {
+    let mut b = Backoff::new(100, 60_000, 1_000_000);
+    // 100 ms: bound 10, so at most 9 off; but never under the initial 100.
+    assert_eq!(b.next(0, 9), 100);
+    // 200 ms: bound 20, random 39 % 20 = 19 off.
+    assert_eq!(b.next(100, 39), 181);
+    // Below 11 ms there is no jitter (Java would throw on a bound of 0).
+    let mut small = Backoff::new(5, 10, 1_000);
+    assert_eq!(small.next(0, u32::MAX), 5);
+}

@@ -327,7 +327,8 @@ pub enum pulsar_routing_status {
     /// The broker failed the lookup with a `ServerError` (the action's
     /// `server_error`; `_error_message` gives the broker's message).
     LookupServerError = 802,
-    /// The lookup response had no response type.
+    /// The lookup response was `Failed`, or had no response type, without
+    /// an error code (Java's "Empty lookup response").
     LookupEmptyResponse = 803,
     /// A `Connect` or `Redirect` response had no broker URL of the kind
     /// the client uses (TLS or not).

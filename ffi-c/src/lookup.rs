@@ -792,7 +792,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_hop(
 pub struct pulsar_routing_metadata_options {
     /// `operationTimeoutMs`.
     pub operation_timeout_ms: u64,
-    /// `lookupTimeoutMs`, for the backoff's mandatory stop; 0 means the
+    /// `lookupTimeoutMs`: the time budget, and half the backoff's
+    /// mandatory stop; 0 means the
     /// operation timeout.
     pub lookup_timeout_ms: u64,
     /// `metadataAutoCreationEnabled`.
@@ -884,8 +885,10 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_free(
 }
 
 /// The metadata events: 0 start, 1 connected (`flag` = the broker supports
-/// PIP-344), 2 success response (`partitions`), 3 failed response
-/// (`server_error`, or -1), 4 connection failed, 5 retry timer.
+/// PIP-344), 2 success response (`partitions`), 3 failed response, or one
+/// without a response type (`server_error`, or -1 for none: Java's "Empty
+/// lookup response", `LOOKUP_EMPTY_RESPONSE`), 4 connection failed, 5 retry
+/// timer.
 pub type pulsar_routing_metadata_event = u32;
 
 /// Feeds one event to the metadata lookup at `now_ms` and writes the next
@@ -1183,6 +1186,152 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_complete(
             Ok(k) => k,
             Err(e) => return e,
         };
+        let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
+        waiters.write(table.complete(&key).unwrap_or(0));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The table of partitioned-metadata requests in flight, keyed by (topic,
+/// `metadata_auto_creation`, `use_fallback_for_non_pip344`) as Java's
+/// `InProgressDeduplicationDecoratorLookupService` keys them. Made by
+/// `pulsar_routing_lookup_metadata_coalescer_new`, released with `_free`.
+/// Safe to call from several threads except `_free`.
+pub struct pulsar_routing_lookup_metadata_coalescer {
+    _private: [u8; 0],
+}
+
+/// The owned key of a partitioned-metadata request.
+type OwnedMetadataKey = (String, bool, bool);
+
+/// What a metadata coalescer handle holds.
+pub(crate) struct MetadataCoalescerHandle(
+    Mutex<LookupCoalescer<OwnedMetadataKey, Vec<Option<InFlight<OwnedMetadataKey>>>>>,
+);
+
+impl BoxCastable for pulsar_routing_lookup_metadata_coalescer {
+    type RustType = MetadataCoalescerHandle;
+}
+
+/// A partitioned-metadata coalescing table with `capacity` slots
+/// (different requests in flight; capped at 2^20). A capacity of 0 makes
+/// every `_join` fail with `LOOKUP_COALESCING_TABLE_FULL`.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates the handle,
+/// which the caller owns and releases with
+/// `pulsar_routing_lookup_metadata_coalescer_free`.
+///
+/// # Safety
+/// `coalescer_out` must be valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_new(
+    capacity: usize,
+    coalescer_out: *mut *mut pulsar_routing_lookup_metadata_coalescer,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let out = try_out!(coalescer_out);
+        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect::<Vec<_>>();
+        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_metadata_coalescer>(
+            MetadataCoalescerHandle(Mutex::new(LookupCoalescer::new(slots))),
+        ));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Frees a metadata coalescing table; NULL does nothing.
+/// Releases the handle and everything it owns. Not thread-safe: no other
+/// call on the handle may run at the same time.
+///
+/// # Safety
+/// `coalescer` must be NULL or a live handle, not used afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_free(
+    coalescer: *mut pulsar_routing_lookup_metadata_coalescer,
+) {
+    ffi_panic_boundary! {
+        // SAFETY: NULL or a live handle by the contract.
+        unsafe { free_box(coalescer) }
+    }
+}
+
+/// Joins the partitioned-metadata request for (`topic`,
+/// `metadata_auto_creation`, `use_fallback_for_non_pip344`): `*leader_out`
+/// is true when the caller must send it, false when it is already in
+/// flight; the waiters, this one included, go to `*waiters_out`. Out
+/// parameters are written only on `OK`.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`,
+/// `LOOKUP_COALESCING_TABLE_FULL` or `LOOKUP_TOO_MANY_WAITERS`. Safe to call
+/// from several threads. The handle stays the caller's (borrowed); `topic`
+/// is copied.
+///
+/// # Safety
+/// `coalescer` must be a live handle; `topic` a valid NUL-terminated
+/// string; the out-parameters valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_join(
+    coalescer: *const pulsar_routing_lookup_metadata_coalescer,
+    topic: *const c_char,
+    metadata_auto_creation: bool,
+    use_fallback_for_non_pip344: bool,
+    leader_out: *mut bool,
+    waiters_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let table = try_box_ref!(coalescer);
+        let leader = try_out!(leader_out);
+        let waiters = try_out!(waiters_out);
+        // SAFETY: NULL or a valid string by the contract.
+        let topic = match unsafe { opt_cstr(topic) } {
+            Ok(Some(t)) => t,
+            Ok(None) => return pulsar_routing_status::NullParameter,
+            Err(e) => return e,
+        };
+        let key = (topic.to_owned(), metadata_auto_creation, use_fallback_for_non_pip344);
+        let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
+        match table.join(key) {
+            Ok(joined) => {
+                let n = table.get(joined.slot()).map_or(1, |e| e.waiters);
+                leader.write(joined.is_leader());
+                waiters.write(n);
+                pulsar_routing_status::Ok
+            }
+            Err(pulsar_routing_core::lookup::CoalesceError::TableFull { .. }) => {
+                pulsar_routing_status::LookupCoalescingTableFull
+            }
+            Err(_) => pulsar_routing_status::LookupTooManyWaiters,
+        }
+    }
+}
+
+/// The partitioned-metadata request for (`topic`, `metadata_auto_creation`,
+/// `use_fallback_for_non_pip344`) completed: removes it and writes how
+/// many waiters to complete with its result to `*waiters_out` (0 if it
+/// was not in flight).
+///
+/// Returns `OK`, `NULL_PARAMETER` or `INVALID_UTF8`. Safe to call from
+/// several threads. The handle stays the caller's (borrowed).
+///
+/// # Safety
+/// As for `pulsar_routing_lookup_metadata_coalescer_join`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_complete(
+    coalescer: *const pulsar_routing_lookup_metadata_coalescer,
+    topic: *const c_char,
+    metadata_auto_creation: bool,
+    use_fallback_for_non_pip344: bool,
+    waiters_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let table = try_box_ref!(coalescer);
+        let waiters = try_out!(waiters_out);
+        // SAFETY: NULL or a valid string by the contract.
+        let topic = match unsafe { opt_cstr(topic) } {
+            Ok(Some(t)) => t,
+            Ok(None) => return pulsar_routing_status::NullParameter,
+            Err(e) => return e,
+        };
+        let key = (topic.to_owned(), metadata_auto_creation, use_fallback_for_non_pip344);
         let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
         waiters.write(table.complete(&key).unwrap_or(0));
         pulsar_routing_status::Ok

@@ -363,12 +363,54 @@ static void null_arguments(void) {
     pulsar_routing_lookup_throttle_free(NULL);
 }
 
+/* The partitioned-metadata table keys on (topic, auto-creation, fallback),
+   as Java's decorator does; NULL and a zero capacity give their statuses. */
+static void metadata_coalescer(void) {
+    pulsar_routing_lookup_metadata_coalescer *m = NULL;
+    CHECK(pulsar_routing_lookup_metadata_coalescer_new(2, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_new(2, &m) == S(OK));
+    bool leader = false;
+    uint32_t w = 99;
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(NULL, "t", true, false, &leader, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, NULL, true, false, &leader, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, "t", true, false, NULL, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, "t", true, false, &leader, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, "\xff", true, false, &leader, &w) == S(INVALID_UTF8));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_complete(NULL, "t", true, false, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_complete(m, NULL, true, false, &w) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_complete(m, "t", true, false, NULL) == S(NULL_PARAMETER));
+    CHECK(w == 99);
+
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, "t", true, false, &leader, &w) == S(OK));
+    CHECK(leader && w == 1);
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, "t", true, false, &leader, &w) == S(OK));
+    CHECK(!leader && w == 2);
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, "t", false, true, &leader, &w) == S(OK));
+    CHECK(leader && w == 1);
+    /* Both slots taken: a third key (another auto-creation flag) is refused. */
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, "t", false, false, &leader, &w) ==
+          S(LOOKUP_COALESCING_TABLE_FULL));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_complete(m, "t", true, false, &w) == S(OK));
+    CHECK(w == 2);
+    CHECK(pulsar_routing_lookup_metadata_coalescer_complete(m, "t", true, false, &w) == S(OK));
+    CHECK(w == 0);
+    pulsar_routing_lookup_metadata_coalescer_free(m);
+    pulsar_routing_lookup_metadata_coalescer_free(NULL);
+
+    /* Out of range: a table of 0 slots takes nothing. */
+    CHECK(pulsar_routing_lookup_metadata_coalescer_new(0, &m) == S(OK));
+    CHECK(pulsar_routing_lookup_metadata_coalescer_join(m, "t", true, false, &leader, &w) ==
+          S(LOOKUP_COALESCING_TABLE_FULL));
+    pulsar_routing_lookup_metadata_coalescer_free(m);
+}
+
 int main(void) {
     leader_change_redirect_and_proxy();
     limits_and_deadline();
     metadata_and_plan();
     coalescer_and_throttle();
     null_arguments();
+    metadata_coalescer();
     printf("%u passed, %u failed\n", passed, failed);
     return failed ? 1 : 0;
 }

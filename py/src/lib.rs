@@ -98,6 +98,8 @@ mod _pulsar_routing {
         PyTopicLookup, producer_start_topics,
     };
     #[pymodule_export]
+    use crate::lookup::PyMetadataCoalescer;
+    #[pymodule_export]
     use crate::topics::{PyTopicName, get_partition_index};
 
     #[pymodule_init]

@@ -834,17 +834,24 @@ impl PyPartitionedMetadataLookup {
     }
 
     /// The response: `partitions` on success, or `error` (a ServerError
-    /// name or code) and `message` on failure.
-    #[pyo3(signature = (now_ms, *, partitions = 0, error = None, message = None))]
+    /// name or code) and `message` on failure. `failed=True` without an
+    /// `error` is a failed (or type-less) response without a code, which
+    /// Java reports as "Empty lookup response".
+    #[pyo3(signature = (now_ms, *, partitions = 0, error = None, message = None, failed = false))]
     fn on_response(
         &self,
         now_ms: u64,
         partitions: u32,
         error: Option<&Bound<'_, PyAny>>,
         message: Option<&str>,
+        failed: bool,
     ) -> PyResult<PyLookupAction> {
         let r = match error {
-            None => PartitionedMetadataResponse::Success { partitions },
+            None if !failed => PartitionedMetadataResponse::Success { partitions },
+            None => PartitionedMetadataResponse::Failed {
+                error: None,
+                message,
+            },
             Some(e) => PartitionedMetadataResponse::Failed {
                 error: server_error(Some(e))?,
                 message,
@@ -930,25 +937,7 @@ impl PyLookupCoalescer {
     ) -> PyResult<bool> {
         let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let (table, waiters) = &mut *guard;
-        match table.join(key(topic, properties)) {
-            Ok(j) => {
-                let list = waiters.entry(j.slot()).or_default();
-                if j.is_leader() {
-                    list.clear();
-                }
-                list.push(waiter.unwrap_or_else(|| py.None()));
-                Ok(j.is_leader())
-            }
-            Err(CoalesceError::TableFull { capacity }) => {
-                let err = CoalescingTableFullError::new_err(
-                    CoalesceError::TableFull { capacity }.to_string(),
-                );
-                set(&err, py, "kind", "coalescing_table_full")?;
-                set(&err, py, "capacity", capacity)?;
-                Err(err)
-            }
-            Err(e) => Err(TopicLookupError::new_err(e.to_string())),
-        }
+        join_waiter(py, table.join(key(topic, properties)), waiters, waiter)
     }
 
     /// The lookup completed: removes it and returns its waiters, in join
@@ -978,6 +967,123 @@ impl PyLookupCoalescer {
             .unwrap_or_else(|p| p.into_inner())
             .0
             .capacity()
+    }
+}
+
+/// The key of a partitioned-metadata request in Java's decorator: (topic,
+/// `metadataAutoCreationEnabled`, `useFallbackForNonPIP344Brokers`).
+type MetaKey = (String, bool, bool);
+
+/// The table of the Python metadata coalescer.
+type MetadataTable = LookupCoalescer<MetaKey, Vec<Option<InFlight<MetaKey>>>>;
+
+/// The partitioned-metadata requests in flight (Java's
+/// `InProgressDeduplicationDecoratorLookupService.getPartitionedTopicMetadata`):
+/// concurrent requests for the same (topic, `metadata_auto_creation`,
+/// `use_fallback_for_non_pip344`) share one request; the entry goes when it
+/// completes. Bounded by `capacity`; thread-safe.
+#[pyclass(frozen, module = "pulsar_routing", name = "MetadataCoalescer")]
+pub(crate) struct PyMetadataCoalescer {
+    inner: Mutex<(MetadataTable, Waiters)>,
+}
+
+#[pymethods]
+impl PyMetadataCoalescer {
+    #[new]
+    #[pyo3(signature = (capacity = 1024))]
+    fn new(capacity: usize) -> Self {
+        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect();
+        Self {
+            inner: Mutex::new((LookupCoalescer::new(slots), HashMap::new())),
+        }
+    }
+
+    /// Joins the request for (`topic`, `metadata_auto_creation`,
+    /// `use_fallback_for_non_pip344`): True when the caller must send it,
+    /// False when one is in flight. `waiter` is returned by `complete`.
+    #[pyo3(signature = (topic, metadata_auto_creation = true, use_fallback_for_non_pip344 = false, waiter = None))]
+    fn join(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        metadata_auto_creation: bool,
+        use_fallback_for_non_pip344: bool,
+        waiter: Option<Py<PyAny>>,
+    ) -> PyResult<bool> {
+        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let (table, waiters) = &mut *guard;
+        let k = (
+            topic.to_owned(),
+            metadata_auto_creation,
+            use_fallback_for_non_pip344,
+        );
+        join_waiter(py, table.join(k), waiters, waiter)
+    }
+
+    /// The request completed: removes it and returns its waiters, in join
+    /// order (empty if none was in flight).
+    #[pyo3(signature = (topic, metadata_auto_creation = true, use_fallback_for_non_pip344 = false))]
+    fn complete(
+        &self,
+        topic: &str,
+        metadata_auto_creation: bool,
+        use_fallback_for_non_pip344: bool,
+    ) -> Vec<Py<PyAny>> {
+        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let (table, waiters) = &mut *guard;
+        let k = (
+            topic.to_owned(),
+            metadata_auto_creation,
+            use_fallback_for_non_pip344,
+        );
+        let Some(slot) = table.find(&k) else {
+            return Vec::new();
+        };
+        let _ = table.complete(&k);
+        waiters.remove(&slot).unwrap_or_default()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner()).0.len()
+    }
+
+    /// The number of slots.
+    #[getter]
+    fn capacity(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .0
+            .capacity()
+    }
+}
+
+/// Records `waiter` for the slot `joined` names, or turns the table's
+/// error into the Python exception.
+fn join_waiter(
+    py: Python<'_>,
+    joined: Result<pulsar_routing::lookup::Joined, CoalesceError>,
+    waiters: &mut Waiters,
+    waiter: Option<Py<PyAny>>,
+) -> PyResult<bool> {
+    match joined {
+        Ok(j) => {
+            let list = waiters.entry(j.slot()).or_default();
+            if j.is_leader() {
+                list.clear();
+            }
+            list.push(waiter.unwrap_or_else(|| py.None()));
+            Ok(j.is_leader())
+        }
+        Err(CoalesceError::TableFull { capacity }) => {
+            let err = CoalescingTableFullError::new_err(
+                CoalesceError::TableFull { capacity }.to_string(),
+            );
+            set(&err, py, "kind", "coalescing_table_full")?;
+            set(&err, py, "capacity", capacity)?;
+            Err(err)
+        }
+        Err(e) => Err(TopicLookupError::new_err(e.to_string())),
     }
 }
 

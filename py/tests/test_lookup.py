@@ -13,6 +13,7 @@ from pulsar_routing import (
     LookupFailedError,
     LookupThrottle,
     LookupTimeoutError,
+    MetadataCoalescer,
     PartitionedMetadataLookup,
     PulsarRoutingError,
     RedirectLoopError,
@@ -250,3 +251,56 @@ def test_backoff_schedule() -> None:
     # Jitter lowers a delay by random % (delay // 10), never below the initial one.
     assert b.next(5_000, random=7) == 100
     assert b.next(5_100, random=27) == 200 - 27 % 20
+
+
+def test_metadata_coalescer_keys_on_topic_auto_creation_and_fallback() -> None:
+    # Java's decorator keys partitioned-metadata requests on the topic and
+    # both PIP-344 flags: a request differing in either is sent separately.
+    table = MetadataCoalescer(4)
+    assert table.join("persistent://t/ns/a", waiter="first")
+    assert not table.join("persistent://t/ns/a", True, False, waiter="second")
+    assert table.join("persistent://t/ns/a", False, waiter="no-auto-create")
+    assert table.join("persistent://t/ns/a", False, True, waiter="fallback")
+    assert len(table) == 3
+    assert table.complete("persistent://t/ns/a") == ["first", "second"]
+    assert table.complete("persistent://t/ns/a", False, True) == ["fallback"]
+    assert table.complete("persistent://t/ns/a", False, True) == []
+    assert len(table) == 1
+    assert table.capacity == 4
+
+
+def test_metadata_coalescer_is_bounded_and_thread_safe() -> None:
+    table = MetadataCoalescer(2)
+    leaders = []
+    barrier = threading.Barrier(8)
+
+    def worker(i: int) -> None:
+        barrier.wait()
+        leaders.append(table.join("t", waiter=i))
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(leaders) == [False] * 7 + [True]
+    assert sorted(table.complete("t")) == list(range(8))
+
+    full = MetadataCoalescer(0)
+    with pytest.raises(CoalescingTableFullError) as info:
+        full.join("t")
+    assert info.value.capacity == 0
+
+
+def test_metadata_failure_without_a_code_is_an_empty_lookup_response() -> None:
+    # ClientCnx.handlePartitionResponse: Failed (or no response type)
+    # without an error code fails with LookupException("Empty lookup
+    # response"), which is retried.
+    m = PartitionedMetadataLookup(SERVICE)
+    m.start(0)
+    m.on_connected(True, 1)
+    action = m.on_response(2, failed=True)
+    assert action.kind == "retry_at"
+    assert action.error_kind == "empty_response"
+    assert action.error == "Empty lookup response"
+    assert action.server_error is None

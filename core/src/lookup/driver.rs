@@ -66,7 +66,11 @@ pub struct LookupOptions {
     pub operation_timeout_ms: u64,
     /// `lookupTimeoutMs`; `None` means the operation timeout (Java's
     /// default). The lookup fails when it has not succeeded this long after
-    /// `start`, and the backoff stops at twice this.
+    /// `start`, and the backoff stops at twice this, the schedule of
+    /// `getPartitionedTopicMetadata`. (The Java producer's own reconnection
+    /// backoff stops at `max(100, sendTimeoutMs - 100)` instead; with the
+    /// deadline capping every delay, the two differ only in the last delay
+    /// before the deadline.)
     pub lookup_timeout_ms: Option<u64>,
     /// Retry retriable failures with backoff until the deadline, as the
     /// producer's `ConnectionHandler` does. `false` gives the lookup
@@ -128,7 +132,8 @@ pub struct LookupResponse<'r> {
     pub authoritative: bool,
     /// `proxy_through_service_url`.
     pub proxy_through_service_url: bool,
-    /// `error`, for `Failed`.
+    /// `error`, for `Failed` (or a missing response type); without one the
+    /// attempt fails with [`AttemptError::EmptyResponse`].
     pub error: Option<ServerError>,
     /// `message`, for `Failed`.
     pub message: Option<&'r str>,
@@ -346,12 +351,16 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
         if let Some(ignored) = self.check_awaiting() {
             return LookupAction::Ignored(ignored);
         }
+        // Java (`ClientCnx.handleLookupResponse`): a missing response type
+        // fails like `Failed`, with the error code if there is one and
+        // "Empty lookup response" if not.
         let kind = match response.response {
-            None => return self.attempt_failed(AttemptError::EmptyResponse, now_ms),
-            Some(LookupType::Failed) => {
+            None | Some(LookupType::Failed) => {
                 self.message.set(response.message.unwrap_or(""));
-                let error = response.error.unwrap_or(ServerError::UnknownError);
-                return self.attempt_failed(AttemptError::Server(error), now_ms);
+                let error = response
+                    .error
+                    .map_or(AttemptError::EmptyResponse, AttemptError::Server);
+                return self.attempt_failed(error, now_ms);
             }
             Some(kind) => kind,
         };

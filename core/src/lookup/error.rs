@@ -153,12 +153,22 @@ impl ServerError {
     ///
     /// `ClientCnx.getPulsarClientException` turns the code into an exception
     /// class and `PulsarClientException.isRetriableError` rejects the
-    /// classes that cannot succeed on a second try: authorization, a missing
-    /// topic, an invalid topic name, a schema conflict, a busy or fenced
-    /// producer or consumer, `NotAllowed` and transaction conflicts.
-    /// Everything else (`ServiceNotReady` during a leader change,
-    /// `TooManyRequests`, metadata and persistence errors, unknown errors)
-    /// is retried with backoff until the deadline.
+    /// classes that cannot succeed on a second try. The codes that map to
+    /// one of those are authorization, a busy producer or consumer, an
+    /// incompatible schema, a missing topic (`TopicDoesNotExistException`)
+    /// or subscription, a consumer-assign error, `NotAllowed` and a
+    /// transaction conflict.
+    ///
+    /// Everything else is retried with backoff until the deadline:
+    /// `ServiceNotReady` during a leader change, `TooManyRequests`,
+    /// metadata and persistence errors, a terminated topic, a fenced
+    /// producer, authentication (the partitioned-metadata step alone stops
+    /// on it), and the codes Java has no class for and maps to the plain
+    /// `PulsarClientException` (`UnknownError`, `ChecksumError`,
+    /// `UnsupportedVersionError`, `ConsumerNotFound`, the transaction
+    /// lookups, and `InvalidTopicName`: its `InvalidTopicNameException`
+    /// is only thrown by the client's own name check, never for a broker
+    /// code).
     #[must_use]
     pub const fn is_retriable(self) -> bool {
         !matches!(
@@ -166,8 +176,8 @@ impl ServerError {
             Self::AuthorizationError
                 | Self::ConsumerBusy
                 | Self::TopicNotFound
+                | Self::SubscriptionNotFound
                 | Self::ProducerBusy
-                | Self::InvalidTopicName
                 | Self::IncompatibleSchema
                 | Self::ConsumerAssignError
                 | Self::NotAllowedError
@@ -193,7 +203,8 @@ pub enum AttemptError {
     /// The broker answered `Failed` with this error. Its message, if any,
     /// is kept by the driver (`server_message()`).
     Server(ServerError),
-    /// The response carried no response type.
+    /// The response was `Failed`, or carried no response type, without an
+    /// error code (Java's `LookupException("Empty lookup response")`).
     EmptyResponse,
     /// A `Connect` or `Redirect` response had no broker URL of the kind the
     /// client needs (`brokerServiceUrlTls` with TLS, `brokerServiceUrl`

@@ -15,7 +15,9 @@ use super::error::{AttemptError, IgnoredEvent, LookupError, ServerError};
 pub struct MetadataOptions {
     /// `operationTimeoutMs`, 30 s by default.
     pub operation_timeout_ms: u64,
-    /// `lookupTimeoutMs`; `None` means the operation timeout.
+    /// `lookupTimeoutMs`, the time budget of the retries (Java's
+    /// `remainingTime`) and half the backoff's mandatory stop; `None` means
+    /// the operation timeout.
     pub lookup_timeout_ms: Option<u64>,
     /// `metadataAutoCreationEnabled`: whether the broker may create the
     /// topic's metadata (PIP-344). `true` by default.
@@ -43,15 +45,16 @@ impl Default for MetadataOptions {
 /// A `CommandPartitionedTopicMetadataResponse`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PartitionedMetadataResponse<'r> {
-    /// `Success` (or no response type): the partition count, 0 for a
-    /// non-partitioned topic.
+    /// `Success`: the partition count, 0 for a non-partitioned topic.
     Success {
         /// `partitions`.
         partitions: u32,
     },
-    /// `Failed`.
+    /// `Failed`, or no response type (Java's `handlePartitionResponse`
+    /// treats both alike).
     Failed {
-        /// `error`; `UnknownError` when absent.
+        /// `error`; without one the attempt fails with
+        /// [`AttemptError::EmptyResponse`] ("Empty lookup response").
         error: Option<ServerError>,
         /// `message`.
         message: Option<&'r str>,
@@ -166,13 +169,19 @@ impl PartitionedMetadataLookup {
         })
     }
 
-    /// Starts at `now_ms`; the deadline is the operation timeout later.
+    /// Starts at `now_ms`; the deadline is the lookup timeout (by default
+    /// the operation timeout) later: Java's time budget is
+    /// `conf.getLookupTimeoutMs()`.
     pub fn start(&mut self, now_ms: u64) -> MetadataAction<'_> {
         if self.state != MState::NotStarted {
             return MetadataAction::Ignored(IgnoredEvent::AlreadyStarted);
         }
         self.start_ms = now_ms;
-        self.deadline_ms = now_ms.saturating_add(self.options.operation_timeout_ms);
+        let timeout = self
+            .options
+            .lookup_timeout_ms
+            .unwrap_or(self.options.operation_timeout_ms);
+        self.deadline_ms = now_ms.saturating_add(timeout);
         self.begin_attempt()
     }
 
@@ -214,8 +223,8 @@ impl PartitionedMetadataLookup {
             }
             PartitionedMetadataResponse::Failed { error, message } => {
                 self.message.set(message.unwrap_or(""));
-                let error = error.unwrap_or(ServerError::UnknownError);
-                self.attempt_failed(AttemptError::Server(error), now_ms)
+                let error = error.map_or(AttemptError::EmptyResponse, AttemptError::Server);
+                self.attempt_failed(error, now_ms)
             }
         }
     }
@@ -298,11 +307,14 @@ impl PartitionedMetadataLookup {
     fn attempt_failed(&mut self, error: AttemptError, now_ms: u64) -> MetadataAction<'_> {
         self.last_error = Some(error);
         // Java skips the retry for non-retriable errors and, on this path
-        // only, for authentication and not-found errors too.
+        // only, for `AuthenticationException` and `NotFoundException` too.
+        // No broker code maps to `NotFoundException` (`TopicNotFound` gives
+        // `TopicDoesNotExistException`, already non-retriable), so of the
+        // broker's errors only authentication is added here.
         let retriable = error.is_retriable()
             && !matches!(
                 error,
-                AttemptError::Server(ServerError::AuthenticationError | ServerError::TopicNotFound)
+                AttemptError::Server(ServerError::AuthenticationError)
             );
         if !retriable {
             let e = LookupError::Attempt(error);

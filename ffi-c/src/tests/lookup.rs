@@ -420,3 +420,102 @@ fn coalescer_and_throttle_from_several_threads() {
         pulsar_routing_lookup_throttle_free(t);
     }
 }
+
+#[test]
+fn metadata_coalescer_keys_on_topic_and_both_pip344_flags() {
+    let topic = CString::new("persistent://t/ns/a").unwrap();
+    let bad = [0xffu8, 0];
+    let mut c = ptr::null_mut();
+    // SAFETY: valid pointers and strings; the handle is freed once at the
+    // end, and NULLs are passed only where the docs promise a status.
+    unsafe {
+        assert_eq!(
+            pulsar_routing_lookup_metadata_coalescer_new(2, ptr::null_mut()),
+            S::NullParameter
+        );
+        assert_eq!(
+            pulsar_routing_lookup_metadata_coalescer_new(2, &mut c),
+            S::Ok
+        );
+        let (mut leader, mut w) = (false, 0);
+        let join = |auto: bool, fallback: bool, leader: &mut bool, w: &mut u32| {
+            pulsar_routing_lookup_metadata_coalescer_join(
+                c,
+                topic.as_ptr(),
+                auto,
+                fallback,
+                leader,
+                w,
+            )
+        };
+        assert_eq!(join(true, false, &mut leader, &mut w), S::Ok);
+        assert!(leader && w == 1);
+        assert_eq!(join(true, false, &mut leader, &mut w), S::Ok);
+        assert!(!leader && w == 2);
+        // Another auto-creation flag is another request...
+        assert_eq!(join(false, false, &mut leader, &mut w), S::Ok);
+        assert!(leader);
+        // ...and with both slots taken a third key does not fit.
+        assert_eq!(
+            join(false, true, &mut leader, &mut w),
+            S::LookupCoalescingTableFull
+        );
+        assert_eq!(
+            pulsar_routing_lookup_metadata_coalescer_join(
+                c,
+                ptr::null(),
+                true,
+                false,
+                &mut leader,
+                &mut w
+            ),
+            S::NullParameter
+        );
+        assert_eq!(
+            pulsar_routing_lookup_metadata_coalescer_join(
+                c,
+                bad.as_ptr().cast(),
+                true,
+                false,
+                &mut leader,
+                &mut w
+            ),
+            S::InvalidUtf8
+        );
+        let mut waiters = 7;
+        assert_eq!(
+            pulsar_routing_lookup_metadata_coalescer_complete(
+                c,
+                topic.as_ptr(),
+                true,
+                false,
+                &mut waiters
+            ),
+            S::Ok
+        );
+        assert_eq!(waiters, 2);
+        assert_eq!(
+            pulsar_routing_lookup_metadata_coalescer_complete(
+                c,
+                topic.as_ptr(),
+                false,
+                true,
+                &mut waiters
+            ),
+            S::Ok
+        );
+        assert_eq!(waiters, 0);
+        assert_eq!(
+            pulsar_routing_lookup_metadata_coalescer_complete(
+                ptr::null(),
+                topic.as_ptr(),
+                true,
+                false,
+                &mut waiters
+            ),
+            S::NullParameter
+        );
+        pulsar_routing_lookup_metadata_coalescer_free(c);
+        pulsar_routing_lookup_metadata_coalescer_free(ptr::null_mut());
+    }
+}

@@ -710,6 +710,97 @@ void test_pending_queue() {
     expect(pr::required_max_pending_messages(UINT64_MAX, UINT64_MAX) == UINT64_MAX, "saturates");
 }
 
+// The lookup handles (spec 6): a redirect then a Connect through a proxy,
+// a retried ServiceNotReady, a non-retriable TopicNotFound, the redirect
+// limit, the coalescing tables and the throttle.
+void test_lookup() {
+    const std::string service = "pulsar://proxy:6650";
+    pr::topic_lookup l(service);
+    pr::lookup_action a = l.start(0);
+    expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP && a.logical_address == service &&
+               !a.authoritative && a.send_properties,
+           "lookup: first request to the service address, non-authoritative");
+    a = l.on_response(pr::lookup_response::redirect("pulsar://b2:6650", true), 3);
+    expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP &&
+               a.logical_address == "pulsar://b2:6650" && a.authoritative && a.redirects == 1,
+           "lookup: a redirect copies the authoritative flag");
+    a = l.on_response(pr::lookup_response::connect("pulsar://b3:6650", false, true), 5);
+    expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_DONE && a.logical_address == "pulsar://b3:6650" &&
+               a.physical_address == "pulsar://b2:6650" && a.use_proxy,
+           "lookup: Connect through the proxy keeps the answering hop (Java)");
+    const auto chain = l.chain();
+    expect(chain.size() == 2 && chain[0].first == service && !chain[0].second &&
+               chain[1].first == "pulsar://b2:6650" && chain[1].second,
+           "lookup: the redirect chain");
+
+    pr::topic_lookup r(service);
+    (void)r.start(0);
+    a = r.on_response(pr::lookup_response::failed(6, "leader election"), 10);  // ServiceNotReady
+    expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT && a.at_ms == 110 &&
+               a.error == PULSAR_ROUTING_STATUS_LOOKUP_SERVER_ERROR && a.server_error == 6 &&
+               a.error_message.find("leader election") != std::string::npos,
+           "lookup: ServiceNotReady is retried after 100 ms");
+    a = r.on_retry_timer(110);
+    expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP && a.attempt == 2,
+           "lookup: the retry starts a second attempt");
+    a = r.on_response(pr::lookup_response::failed(11), 120);  // TopicNotFound
+    expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_FAILED && a.server_error == 11,
+           "lookup: TopicNotFound is not retried");
+    expect_error([&] { (void)r.on_response(pr::lookup_response::failed(99), 130); },
+                 PULSAR_ROUTING_STATUS_UNKNOWN_SERVER_ERROR, "lookup: a code outside 0..25");
+
+    pulsar_routing_lookup_options o = pr::topic_lookup::default_options();
+    o.max_redirects = 1;
+    o.retry = false;
+    o.detect_redirect_loops = false;
+    pr::topic_lookup limited(service, o, 4);
+    (void)limited.start(0);
+    (void)limited.on_response(pr::lookup_response::redirect("pulsar://b:6650"), 1);
+    a = limited.on_response(pr::lookup_response::redirect("pulsar://b:6650"), 2);
+    expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_FAILED &&
+               a.error == PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REDIRECTS &&
+               a.error_message == "Too many redirects: 1",
+           "lookup: Java's redirect limit message");
+    expect_error([&] { pr::topic_lookup bad(std::string(10000, 'x')); },
+                 PULSAR_ROUTING_STATUS_LOOKUP_ADDRESS_TOO_LONG, "lookup: an over-long address");
+
+    pr::lookup_coalescer c(2);
+    expect(c.join("t", {{"a", "1"}, {"b", "2"}}).leader, "coalescer: the first joiner leads");
+    const pr::coalesced second = c.join("t", {{"b", "2"}, {"a", "1"}});
+    expect(!second.leader && second.waiters == 2, "coalescer: properties compare as a map");
+    expect(c.join("u").leader, "coalescer: another topic is another lookup");
+    expect_error([&] { (void)c.join("v"); }, PULSAR_ROUTING_STATUS_LOOKUP_COALESCING_TABLE_FULL,
+                 "coalescer: bounded");
+    expect(c.complete("t", {{"a", "1"}, {"b", "2"}}) == 2 && c.complete("t") == 0,
+           "coalescer: complete returns the waiters once");
+
+    pr::lookup_metadata_coalescer m(2);
+    expect(m.join("t").leader && !m.join("t", true, false).leader,
+           "metadata coalescer: same key shares");
+    expect(m.join("t", false, true).leader, "metadata coalescer: the PIP-344 flags are the key");
+    expect_error([&] { (void)m.join("t", false, false); },
+                 PULSAR_ROUTING_STATUS_LOOKUP_COALESCING_TABLE_FULL, "metadata coalescer: bounded");
+    expect(m.complete("t") == 2, "metadata coalescer: complete");
+
+    pr::lookup_throttle t(1, 2);
+    expect(t.acquire() && !t.acquire(), "throttle: one in flight, one queued");
+    try {
+        (void)t.acquire();
+        expect(false, "throttle: no exception beyond the limits");
+    } catch (const pr::lookup_throttled &e) {
+        expect(e.status() == PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REQUESTS &&
+                   e.in_flight() == 1 && e.queued() == 1,
+               "throttle: TooManyRequests with the counts");
+        pr::topic_lookup th(service);
+        (void)th.start(0);
+        a = th.on_throttled(e.in_flight(), e.queued(), 1);
+        expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT &&
+                   a.error_message.rfind("Requests number out of config", 0) == 0,
+               "throttle: the driver retries a throttled lookup with Java's message");
+    }
+    expect(t.release(), "throttle: a release sends the queued one");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -729,6 +820,7 @@ int main(int argc, char **argv) {
         test_selectors();
         test_sender_gate();
         test_pending_queue();
+        test_lookup();
     } catch (const std::exception &e) {
         std::cerr << "unexpected exception: " << e.what() << "\n";
         failed++;

@@ -15,6 +15,7 @@ __all__ = [
     "LookupFailedError",
     "LookupThrottle",
     "LookupTimeoutError",
+    "MetadataCoalescer",
     "PartitionedMetadataLookup",
     "RedirectLoopError",
     "TooManyRedirectsError",
@@ -659,6 +660,7 @@ class PartitionedMetadataLookup:
         partitions: int = 0,
         error: _ServerErrorArg | None = None,
         message: str | None = None,
+        failed: bool = False,
     ) -> LookupAction: ...
     def on_connection_failed(self, now_ms: int) -> LookupAction: ...
     def on_retry_timer(self, now_ms: int) -> LookupAction: ...
@@ -677,6 +679,28 @@ class LookupCoalescer:
         self, topic: str, properties: dict[str, str] | None = None, waiter: object = None
     ) -> bool: ...
     def complete(self, topic: str, properties: dict[str, str] | None = None) -> list[Any]: ...
+    def __len__(self) -> int: ...
+    @property
+    def capacity(self) -> int: ...
+
+@final
+class MetadataCoalescer:
+    """Partitioned-metadata requests in flight, keyed by (topic, auto-creation, fallback)."""
+
+    def __new__(cls, capacity: int = 1024) -> Self: ...
+    def join(
+        self,
+        topic: str,
+        metadata_auto_creation: bool = True,
+        use_fallback_for_non_pip344: bool = False,
+        waiter: object = None,
+    ) -> bool: ...
+    def complete(
+        self,
+        topic: str,
+        metadata_auto_creation: bool = True,
+        use_fallback_for_non_pip344: bool = False,
+    ) -> list[Any]: ...
     def __len__(self) -> int: ...
     @property
     def capacity(self) -> int: ...
