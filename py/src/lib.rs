@@ -48,6 +48,15 @@ mod _pulsar_routing {
         UnknownHashingSchemeError,
     };
     #[pymodule_export]
+    use crate::errors::{
+        CoalescingTableFullError, LookupFailedError, LookupTimeoutError, RedirectLoopError,
+        TooManyRedirectsError, TooManyRequestsError, TopicLookupError,
+    };
+    #[pymodule_export]
+    use crate::errors::{
+        ProducerQueueIsFullError, SenderConfigError, SenderError, SenderNotReadyError,
+    };
+    #[pymodule_export]
     use crate::hashes::{
         PyCrc32, PyMurmur3Hasher, crc32, java_lossy_utf8, java_string_hash, java_string_hash_bytes,
         java_string_hashcode, java_string_hashcode_bytes, murmur3_32, murmur3_32_raw,
@@ -60,6 +69,13 @@ mod _pulsar_routing {
     };
     #[pymodule_export]
     use crate::keys::{partition_for_key, partition_for_key_bytes, routing_key_hash};
+    #[pymodule_export]
+    use crate::lookup::PyMetadataCoalescer;
+    #[pymodule_export]
+    use crate::lookup::{
+        PyBackoff, PyLookupAction, PyLookupCoalescer, PyLookupThrottle,
+        PyPartitionedMetadataLookup, PyTopicLookup, producer_start_topics,
+    };
     #[pymodule_export]
     use crate::profile_routers::{
         PyKafkaBuiltInPartitioner, PyKafkaJavaClientPartitioner, PyLibrdkafkaProducer,
@@ -79,26 +95,9 @@ mod _pulsar_routing {
         check_partition, partition_switch_ms, resolve_routing_mode,
     };
     #[pymodule_export]
-    use crate::errors::{
-        ProducerQueueIsFullError, SenderConfigError, SenderError, SenderNotReadyError,
-    };
-    #[pymodule_export]
     use crate::sender::{
-        PyPendingQueue, PyReadiness, PySenderConfig, PySenderGate,
-        py_required_max_pending_messages,
+        PyPendingQueue, PyReadiness, PySenderConfig, PySenderGate, py_required_max_pending_messages,
     };
-    #[pymodule_export]
-    use crate::errors::{
-        CoalescingTableFullError, LookupFailedError, LookupTimeoutError, RedirectLoopError,
-        TooManyRedirectsError, TooManyRequestsError, TopicLookupError,
-    };
-    #[pymodule_export]
-    use crate::lookup::{
-        PyBackoff, PyLookupAction, PyLookupCoalescer, PyLookupThrottle, PyPartitionedMetadataLookup,
-        PyTopicLookup, producer_start_topics,
-    };
-    #[pymodule_export]
-    use crate::lookup::PyMetadataCoalescer;
     #[pymodule_export]
     use crate::topics::{PyTopicName, get_partition_index};
 
