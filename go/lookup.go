@@ -32,6 +32,7 @@ const (
 	StatusLookupTooManyWaiters      Status = C.PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_WAITERS
 	StatusLookupGoRedirectLimit     Status = C.PULSAR_ROUTING_STATUS_LOOKUP_GO_REDIRECT_LIMIT
 	StatusUnknownLookupProfile      Status = C.PULSAR_ROUTING_STATUS_UNKNOWN_LOOKUP_PROFILE
+	StatusLookupHopIndexOutOfRange  Status = C.PULSAR_ROUTING_STATUS_LOOKUP_HOP_INDEX_OUT_OF_RANGE
 	// StatusIllegalPartitionIndex: an index past a producer start's lookups.
 	StatusIllegalPartitionIndex Status = C.PULSAR_ROUTING_STATUS_ILLEGAL_PARTITION_INDEX
 )
@@ -223,11 +224,13 @@ func NewTopicLookup(serviceAddress string, options LookupOptions, chainCapacity 
 	return l, nil
 }
 
-// call runs one event under the read lock and converts its action while
-// the handle's strings are still valid.
+// call runs one event under the exclusive lock and converts its action
+// while the handle's strings are still valid: the C handle is used by one
+// thread at a time, and the next call on it replaces the action's strings,
+// so no other goroutine may call it before they are copied.
 func (l *TopicLookup) call(event func(h *C.pulsar_routing_topic_lookup, a *C.pulsar_routing_lookup_action) C.pulsar_routing_status) (LookupAction, error) {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.handle == nil {
 		return LookupAction{}, errLookupClosed
 	}
@@ -329,7 +332,8 @@ func (l *TopicLookup) OnThrottled(inFlight, queued uint32, nowMs uint64) (Lookup
 	})
 }
 
-// OnRetryTimer reports that the timer of an ActionRetryAt fired.
+// OnRetryTimer reports that the timer of an ActionRetryAt fired; before
+// its AtMs the action is ActionIgnored and the retry stays due.
 func (l *TopicLookup) OnRetryTimer(nowMs uint64) (LookupAction, error) {
 	return l.call(func(h *C.pulsar_routing_topic_lookup, a *C.pulsar_routing_lookup_action) C.pulsar_routing_status {
 		return C.pulsar_routing_topic_lookup_on_retry_timer(h, C.uint64_t(nowMs), a)
@@ -339,8 +343,8 @@ func (l *TopicLookup) OnRetryTimer(nowMs uint64) (LookupAction, error) {
 // Chain is the current (or last) attempt's redirect chain, the service
 // address first.
 func (l *TopicLookup) Chain() ([]Hop, error) {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.handle == nil {
 		return nil, errLookupClosed
 	}
@@ -587,7 +591,8 @@ func NewLookupThrottle(concurrent, max uint32) (*LookupThrottle, error) {
 }
 
 // Acquire admits a request: sendNow is true when it may be sent now, false
-// when it waits in the queue; inFlight and queued are the counts after it.
+// when it waits in the queue; inFlight and queued are the counts read
+// right after it (Counts; another goroutine may change them meanwhile).
 // Beyond both limits it fails with ErrLookupTooManyRequests (Java's
 // TooManyRequestsException), and the counts are the ones to pass to
 // TopicLookup.OnThrottled.
@@ -598,9 +603,26 @@ func (t *LookupThrottle) Acquire() (sendNow bool, inFlight, queued uint32, err e
 		return false, 0, 0, errThrottleClosed
 	}
 	var now C.bool
+	err = check(C.pulsar_routing_lookup_throttle_acquire(t.handle, &now))
 	var f, q C.uint32_t
-	err = check(C.pulsar_routing_lookup_throttle_acquire(t.handle, &now, &f, &q))
+	if cerr := check(C.pulsar_routing_lookup_throttle_counts(t.handle, &f, &q)); cerr != nil && err == nil {
+		err = cerr
+	}
 	return bool(now) && err == nil, uint32(f), uint32(q), err
+}
+
+// Counts are the requests in flight and those waiting in the queue.
+func (t *LookupThrottle) Counts() (inFlight, queued uint32, err error) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.handle == nil {
+		return 0, 0, errThrottleClosed
+	}
+	var f, q C.uint32_t
+	if err := check(C.pulsar_routing_lookup_throttle_counts(t.handle, &f, &q)); err != nil {
+		return 0, 0, err
+	}
+	return uint32(f), uint32(q), nil
 }
 
 // Release reports that a request in flight completed: sendQueued is true
@@ -671,8 +693,9 @@ func DefaultMetadataOptions() MetadataOptions {
 // request to any service host, retried with backoff except after errors
 // that cannot succeed on a retry. ActionDone carries the partition count:
 // 0 means one lookup of the topic, N one per "<topic>-partition-<i>".
-// Safe for several goroutines; Close releases it (a finalizer frees a
-// forgotten one).
+// Safe for several goroutines (each event takes an exclusive lock, as the
+// C handle is used by one thread at a time); Close releases it (a
+// finalizer frees a forgotten one).
 type PartitionedMetadataLookup struct {
 	mu     sync.RWMutex
 	handle *C.pulsar_routing_partitioned_metadata
@@ -714,15 +737,16 @@ func NewPartitionedMetadataLookup(serviceAddress string, options MetadataOptions
 	return m, nil
 }
 
-func (m *PartitionedMetadataLookup) event(event uint32, flag bool, partitions uint32, code int32, nowMs uint64) (MetadataAction, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+func (m *PartitionedMetadataLookup) event(event C.pulsar_routing_partitioned_metadata_event, flag bool, partitions uint32, code int32, message string, nowMs uint64) (MetadataAction, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.handle == nil {
 		return MetadataAction{}, errLookupClosed
 	}
 	var a C.pulsar_routing_lookup_action
-	if err := check(C.pulsar_routing_partitioned_metadata_on_event(m.handle, C.pulsar_routing_metadata_event(event),
-		C.bool(flag), C.uint32_t(partitions), C.int32_t(code), C.uint64_t(nowMs), &a)); err != nil {
+	msg, n := stringPtr(message)
+	if err := check(C.pulsar_routing_partitioned_metadata_on_event(m.handle, event,
+		C.bool(flag), C.uint32_t(partitions), C.int32_t(code), msg, n, C.uint64_t(nowMs), &a)); err != nil {
 		return MetadataAction{}, err
 	}
 	out := MetadataAction{
@@ -738,46 +762,54 @@ func (m *PartitionedMetadataLookup) event(event uint32, flag bool, partitions ui
 		out.PhysicalAddress = C.GoString(a.physical_address)
 	}
 	if a.error != C.PULSAR_ROUTING_STATUS_OK {
-		out.Err = &Error{Status: Status(a.error), Message: Status(a.error).Message()}
+		text, err := readString(func(buf *C.uint8_t, bl C.size_t, w *C.size_t) C.pulsar_routing_status {
+			return C.pulsar_routing_partitioned_metadata_error_message(m.handle, buf, bl, w)
+		})
+		if err != nil || text == "" {
+			text = Status(a.error).Message()
+		}
+		out.Err = &Error{Status: Status(a.error), Message: text}
 	}
 	return out, nil
 }
 
 // Start starts at nowMs: the first action is ActionConnect.
 func (m *PartitionedMetadataLookup) Start(nowMs uint64) (MetadataAction, error) {
-	return m.event(0, false, 0, -1, nowMs)
+	return m.event(C.PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START, false, 0, -1, "", nowMs)
 }
 
 // OnConnected reports the connection, with the broker's
 // supports_get_partitioned_metadata_without_auto_creation flag.
 func (m *PartitionedMetadataLookup) OnConnected(supportsPIP344 bool, nowMs uint64) (MetadataAction, error) {
-	return m.event(1, supportsPIP344, 0, -1, nowMs)
+	return m.event(C.PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED, supportsPIP344, 0, -1, "", nowMs)
 }
 
 // OnSuccess reports a Success response with the partition count.
 func (m *PartitionedMetadataLookup) OnSuccess(partitions uint32, nowMs uint64) (MetadataAction, error) {
-	return m.event(2, false, partitions, -1, nowMs)
+	return m.event(C.PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_SUCCESS, false, partitions, -1, "", nowMs)
 }
 
 // OnFailed reports a Failed response (or one without a response type);
 // hasError false is a response without a code (Java's "Empty lookup
-// response").
-func (m *PartitionedMetadataLookup) OnFailed(hasError bool, code ServerError, nowMs uint64) (MetadataAction, error) {
+// response"). message is the broker's text ("" for none): the action's Err
+// ends with it after a server error.
+func (m *PartitionedMetadataLookup) OnFailed(hasError bool, code ServerError, message string, nowMs uint64) (MetadataAction, error) {
 	c := int32(-1)
 	if hasError {
 		c = int32(code)
 	}
-	return m.event(3, false, 0, c, nowMs)
+	return m.event(C.PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_FAILED, false, 0, c, message, nowMs)
 }
 
 // OnConnectionFailed reports that the connection failed.
 func (m *PartitionedMetadataLookup) OnConnectionFailed(nowMs uint64) (MetadataAction, error) {
-	return m.event(4, false, 0, -1, nowMs)
+	return m.event(C.PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTION_FAILED, false, 0, -1, "", nowMs)
 }
 
-// OnRetryTimer reports that the timer of an ActionRetryAt fired.
+// OnRetryTimer reports that the timer of an ActionRetryAt fired; before
+// its AtMs the action is ActionIgnored and the retry stays due.
 func (m *PartitionedMetadataLookup) OnRetryTimer(nowMs uint64) (MetadataAction, error) {
-	return m.event(5, false, 0, -1, nowMs)
+	return m.event(C.PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER, false, 0, -1, "", nowMs)
 }
 
 // Close frees the lookup. Calling it again does nothing.

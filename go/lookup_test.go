@@ -2,6 +2,7 @@ package pulsarrouting
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +71,22 @@ func TestTopicLookupGoProfile(t *testing.T) {
 	a = mustAction(t, a, err, ActionSendLookup)
 	if a.SendProperties || a.LogicalAddress != "pulsar://b2:6650" || a.PhysicalAddress != lookupService {
 		t.Fatalf("go redirect %+v", a)
+	}
+
+	// pulsar-client-go reads 20 responses: the 20th Redirect still sends a
+	// 21st LOOKUP, and whatever answers it, the attempt fails (retried, as
+	// the options retry).
+	for i := 2; i <= 20; i++ {
+		a, err = l.OnResponse(LookupResponse{Type: LookupTypeRedirect, BrokerServiceURL: fmt.Sprintf("pulsar://b%d:6650", i+1)}, uint64(i))
+		a = mustAction(t, a, err, ActionSendLookup)
+		if a.Redirects != uint32(i) {
+			t.Fatalf("redirect %d: %+v", i, a)
+		}
+	}
+	a, err = l.OnResponse(LookupResponse{Type: LookupTypeConnect, BrokerServiceURL: "pulsar://b22:6650"}, 21)
+	a = mustAction(t, a, err, ActionRetryAt)
+	if !errors.Is(a.Err, ErrLookupGoRedirectLimit) {
+		t.Fatalf("21st answer: %+v", a)
 	}
 }
 
@@ -244,6 +261,9 @@ func TestLookupThrottleFeedsTheDriver(t *testing.T) {
 	if send, err := th.Release(); err != nil || !send {
 		t.Fatalf("release: %v %v", send, err)
 	}
+	if f, q, err := th.Counts(); err != nil || f != 1 || q != 0 {
+		t.Fatalf("counts after release: %d %d %v", f, q, err)
+	}
 	l, err := NewTopicLookup(lookupService, DefaultLookupOptions(), 4)
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +295,7 @@ func TestPartitionedMetadataLookupPlansTheProducerStart(t *testing.T) {
 		t.Fatalf("connected: %+v %v", a, err)
 	}
 	// Failed without a code: "Empty lookup response", retried.
-	a, err = m.OnFailed(false, 0, 2)
+	a, err = m.OnFailed(false, 0, "", 2)
 	if err != nil || a.Kind != ActionRetryAt || !errors.Is(a.Err, ErrLookupEmptyResponse) {
 		t.Fatalf("empty: %+v %v", a, err)
 	}
@@ -318,8 +338,32 @@ func TestPartitionedMetadataLookupPlansTheProducerStart(t *testing.T) {
 	defer auth.Close()
 	_, _ = auth.Start(0)
 	_, _ = auth.OnConnected(true, 1)
-	a, err = auth.OnFailed(true, 3, 2) // AuthenticationError
+	a, err = auth.OnFailed(true, 3, "", 2) // AuthenticationError
 	if err != nil || a.Kind != ActionFailed || a.ServerError != 3 {
 		t.Fatalf("authentication: %+v %v", a, err)
+	}
+}
+
+// The broker's message of a failed partitioned-metadata response reaches
+// the error, and a retry timer before its time is ignored.
+func TestPartitionedMetadataFailedMessageAndEarlyTimer(t *testing.T) {
+	m, err := NewPartitionedMetadataLookup(lookupService, DefaultMetadataOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	_, _ = m.Start(0)
+	_, _ = m.OnConnected(true, 1)
+	a, err := m.OnFailed(true, 6, "Namespace bundle is being unloaded", 2) // ServiceNotReady
+	if err != nil || a.Kind != ActionRetryAt || !strings.HasSuffix(a.Err.Error(), ": Namespace bundle is being unloaded") {
+		t.Fatalf("failed: %+v %v", a, err)
+	}
+	early, err := m.OnRetryTimer(a.AtMs - 1)
+	if err != nil || early.Kind != ActionIgnored {
+		t.Fatalf("early timer: %+v %v", early, err)
+	}
+	again, err := m.OnRetryTimer(a.AtMs)
+	if err != nil || again.Kind != ActionConnect || again.Attempt != 2 {
+		t.Fatalf("timer: %+v %v", again, err)
 	}
 }

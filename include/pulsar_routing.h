@@ -649,13 +649,18 @@ enum pulsar_routing_status
    */
   PULSAR_ROUTING_STATUS_LOOKUP_GO_REDIRECT_LIMIT = 815,
   /*
-   Not one of the `pulsar_routing_metadata_event` values (0 to 5).
+   Not one of the `PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_*` values.
    */
   PULSAR_ROUTING_STATUS_LOOKUP_UNKNOWN_EVENT = 816,
   /*
    Not one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
    */
   PULSAR_ROUTING_STATUS_UNKNOWN_LOOKUP_PROFILE = 817,
+  /*
+   A hop index at or past the redirect chain's length
+   (`pulsar_routing_topic_lookup_chain_len`).
+   */
+  PULSAR_ROUTING_STATUS_LOOKUP_HOP_INDEX_OUT_OF_RANGE = 818,
   /*
    `max.in.flight.requests.per.connection` below 1 (Kafka's
    `ConfigException`).
@@ -783,8 +788,12 @@ typedef struct pulsar_routing_lookup_throttle pulsar_routing_lookup_throttle;
 /*
  The partitioned-metadata step before a producer starts. Made by
  `pulsar_routing_partitioned_metadata_new`, released with
- `pulsar_routing_partitioned_metadata_free`. Safe to call from several
- threads except `_free`.
+ `pulsar_routing_partitioned_metadata_free`.
+
+ Not thread-safe: one thread at a time per handle, as for
+ `pulsar_routing_topic_lookup`: a CONNECT action's `physical_address`
+ points into the handle and stays valid until the next call on the same
+ handle or its `_free`.
  */
 typedef struct pulsar_routing_partitioned_metadata pulsar_routing_partitioned_metadata;
 
@@ -860,9 +869,15 @@ typedef struct pulsar_routing_single_partition_router pulsar_routing_single_part
 
 /*
  A topic lookup driver. Made by `pulsar_routing_topic_lookup_new`,
- released with `pulsar_routing_topic_lookup_free`. Safe to call from
- several threads (a mutex serialises the calls); only `_free` needs it to
- itself.
+ released with `pulsar_routing_topic_lookup_free`.
+
+ Not thread-safe: one thread at a time per handle. Each call returns an
+ action whose `logical_address` and `physical_address` point into the
+ handle, and the next call on the handle replaces them; so the caller
+ serialises the calls on a handle (it may hand the handle to another
+ thread between calls) and copies the strings it keeps. They stay valid
+ until the next call on the same handle or its `_free`. Different
+ handles are independent.
  */
 typedef struct pulsar_routing_topic_lookup pulsar_routing_topic_lookup;
 
@@ -1385,8 +1400,9 @@ typedef struct pulsar_routing_lookup_options {
 typedef uint32_t pulsar_routing_lookup_action_kind;
 
 /*
- What to do next. The strings belong to the handle and stay valid until
- the next call on it (or its `_free`).
+ What to do next. The strings belong to the handle that returned the
+ action and stay valid until the next call on that handle (or its
+ `_free`): copy them to keep them longer.
  */
 typedef struct pulsar_routing_lookup_action {
   /*
@@ -1517,13 +1533,11 @@ typedef struct pulsar_routing_metadata_options {
 } pulsar_routing_metadata_options;
 
 /*
- The metadata events: 0 start, 1 connected (`flag` = the broker supports
- PIP-344), 2 success response (`partitions`), 3 failed response, or one
- without a response type (`server_error`, or -1 for none: Java's "Empty
- lookup response", `LOOKUP_EMPTY_RESPONSE`), 4 connection failed, 5 retry
- timer.
+ An event of a partitioned-metadata lookup: one of the
+ `PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_*` values. (Not the sender
+ gate's `pulsar_routing_metadata_event`.)
  */
-typedef uint32_t pulsar_routing_metadata_event;
+typedef uint32_t pulsar_routing_partitioned_metadata_event;
 
 /*
  Streaming MurmurHash3 x86_32 (seed 0) state, allocated by the caller: on
@@ -1736,6 +1750,14 @@ typedef uint32_t pulsar_routing_connection_event;
  values.
  */
 typedef uint32_t pulsar_routing_produce_outcome;
+
+/*
+ A metadata event: the gate's metadata bookkeeping moves on.
+ One of the `PULSAR_ROUTING_METADATA_EVENT_*` values. (The Pulsar
+ partitioned-metadata lookup has its own events:
+ `pulsar_routing_partitioned_metadata_event`.)
+ */
+typedef uint32_t pulsar_routing_metadata_event;
 
 /*
  The producer metrics a gate answers.
@@ -2010,6 +2032,39 @@ typedef struct pulsar_routing_topic_name {
  `metadata_auto_creation`.
  */
 #define PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA 6
+
+/*
+ `start`.
+ */
+#define PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START 0
+
+/*
+ The connection is up; `flag` is the broker's PIP-344 feature flag
+ (`supports_get_partitioned_metadata_without_auto_creation`).
+ */
+#define PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED 1
+
+/*
+ A `Success` response with `partitions`.
+ */
+#define PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_SUCCESS 2
+
+/*
+ A `Failed` response, or one without a response type: `server_error`
+ (-1 for none: Java's "Empty lookup response", `LOOKUP_EMPTY_RESPONSE`)
+ and the broker's `message`.
+ */
+#define PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_FAILED 3
+
+/*
+ The connection failed.
+ */
+#define PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTION_FAILED 4
+
+/*
+ The retry timer of a RETRY_AT fired (ignored before its `at_ms`).
+ */
+#define PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER 5
 
 /*
  The Java client: the reference.
@@ -5009,9 +5064,11 @@ void pulsar_routing_topic_lookup_free(struct pulsar_routing_topic_lookup *lookup
  Starts the lookup at `now_ms`: the action is the first SEND_LOOKUP.
 
  Returns `OK` or `NULL_PARAMETER`; a lookup error is reported in the
- action, not the status. Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ action, not the status.
+ Not thread-safe on one handle: one thread at a time (see
+ `pulsar_routing_topic_lookup`). The handle stays the caller's
+ (borrowed); the action's strings belong to the handle and stay valid
+ until the next call on the same handle or its `_free`.
 
  # Safety
  `lookup` must be a live handle and `action_out` valid for writing.
@@ -5025,10 +5082,11 @@ pulsar_routing_status pulsar_routing_topic_lookup_start(const struct pulsar_rout
 
  Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8` (a string field) or
  `UNKNOWN_SERVER_ERROR` (an `error` code outside 0..25, other than -1);
- the lookup's own errors are in the action. Safe to call from several
- threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ the lookup's own errors are in the action.
+ Not thread-safe on one handle: one thread at a time (see
+ `pulsar_routing_topic_lookup`). The handle stays the caller's
+ (borrowed); the action's strings belong to the handle and stay valid
+ until the next call on the same handle or its `_free`.
 
  # Safety
  `lookup` must be a live handle, `response` valid for reading with valid
@@ -5042,9 +5100,11 @@ pulsar_routing_status pulsar_routing_topic_lookup_on_response(const struct pulsa
 /*
  Reports that the connection for the request out failed, at `now_ms`.
 
- Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ Returns `OK` or `NULL_PARAMETER`.
+ Not thread-safe on one handle: one thread at a time (see
+ `pulsar_routing_topic_lookup`). The handle stays the caller's
+ (borrowed); the action's strings belong to the handle and stay valid
+ until the next call on the same handle or its `_free`.
 
  # Safety
  `lookup` must be a live handle and `action_out` valid for writing.
@@ -5056,9 +5116,11 @@ pulsar_routing_status pulsar_routing_topic_lookup_on_connection_failed(const str
 /*
  Reports that the request out timed out, at `now_ms`.
 
- Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ Returns `OK` or `NULL_PARAMETER`.
+ Not thread-safe on one handle: one thread at a time (see
+ `pulsar_routing_topic_lookup`). The handle stays the caller's
+ (borrowed); the action's strings belong to the handle and stay valid
+ until the next call on the same handle or its `_free`.
 
  # Safety
  `lookup` must be a live handle and `action_out` valid for writing.
@@ -5070,11 +5132,13 @@ pulsar_routing_status pulsar_routing_topic_lookup_on_request_timeout(const struc
 /*
  Reports that the connection's lookup throttle rejected the request
  (`pulsar_routing_lookup_throttle_acquire` gave `LOOKUP_TOO_MANY_REQUESTS`)
- with its counts, at `now_ms`.
+ with its counts (`pulsar_routing_lookup_throttle_counts`), at `now_ms`.
 
- Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ Returns `OK` or `NULL_PARAMETER`.
+ Not thread-safe on one handle: one thread at a time (see
+ `pulsar_routing_topic_lookup`). The handle stays the caller's
+ (borrowed); the action's strings belong to the handle and stay valid
+ until the next call on the same handle or its `_free`.
 
  # Safety
  `lookup` must be a live handle and `action_out` valid for writing.
@@ -5088,9 +5152,11 @@ pulsar_routing_status pulsar_routing_topic_lookup_on_throttled(const struct puls
 /*
  Reports that the retry timer of a RETRY_AT action fired, at `now_ms`.
 
- Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ Returns `OK` or `NULL_PARAMETER`.
+ Not thread-safe on one handle: one thread at a time (see
+ `pulsar_routing_topic_lookup`). The handle stays the caller's
+ (borrowed); the action's strings belong to the handle and stay valid
+ until the next call on the same handle or its `_free`.
 
  # Safety
  `lookup` must be a live handle and `action_out` valid for writing.
@@ -5106,9 +5172,10 @@ pulsar_routing_status pulsar_routing_topic_lookup_on_retry_timer(const struct pu
  to `*written`.
 
  Returns `OK`, `NULL_PARAMETER` or `BUFFER_TOO_SMALL` (with the length
- needed in `*written`). Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ needed in `*written`).
+ Not thread-safe on one handle: one thread at a time, like the calls
+ that drive it. The handle stays the caller's (borrowed); the text is
+ copied into `buf`.
 
  # Safety
  `lookup` must be a live handle, `buf` valid for `len` bytes, `written`
@@ -5123,9 +5190,9 @@ pulsar_routing_status pulsar_routing_topic_lookup_error_message(const struct pul
  The number of hops in the current (or last) attempt's redirect chain,
  the service address first.
 
- Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ Returns `OK` or `NULL_PARAMETER`.
+ Not thread-safe on one handle: one thread at a time, like the calls
+ that drive it. The handle stays the caller's (borrowed).
 
  # Safety
  `lookup` must be a live handle and `len_out` valid for writing.
@@ -5139,9 +5206,11 @@ pulsar_routing_status pulsar_routing_topic_lookup_chain_len(const struct pulsar_
  request carried to `*authoritative_out`.
 
  Returns `OK`, `NULL_PARAMETER`, `BUFFER_TOO_SMALL` or
- `ILLEGAL_PARTITION_INDEX` for an index past the end. Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ `LOOKUP_HOP_INDEX_OUT_OF_RANGE` for an index at or past
+ `pulsar_routing_topic_lookup_chain_len`.
+ Not thread-safe on one handle: one thread at a time, like the calls
+ that drive it. The handle stays the caller's (borrowed); the text is
+ copied into `buf`.
 
  # Safety
  `lookup` must be a live handle, `buf` valid for `len` bytes, the
@@ -5180,26 +5249,56 @@ pulsar_routing_status pulsar_routing_partitioned_metadata_new(const char *servic
 void pulsar_routing_partitioned_metadata_free(struct pulsar_routing_partitioned_metadata *metadata);
 
 /*
- Feeds one event to the metadata lookup at `now_ms` and writes the next
- action (CONNECT, SEND_PARTITIONED_METADATA, RETRY_AT, DONE with
- `partitions`, FAILED or IGNORED).
+ Feeds one event (a `PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_*`
+ value) to the metadata lookup at `now_ms` and writes the next action
+ (CONNECT, SEND_PARTITIONED_METADATA, RETRY_AT, DONE with `partitions`,
+ FAILED or IGNORED). `flag` is read by CONNECTED, `partitions` by
+ SUCCESS, `server_error` and `message` by FAILED. `message` is the
+ broker's text, `message_len` bytes of UTF-8 (not NUL-terminated,
+ copied during the call), or NULL with `message_len` 0 for none;
+ `pulsar_routing_partitioned_metadata_error_message` reports it.
 
- Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_SERVER_ERROR` or
- `LOOKUP_UNKNOWN_EVENT`. Safe to call from several
- threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ Returns `OK`, `NULL_PARAMETER` (also for a NULL `message` with a
+ non-zero `message_len`), `INVALID_UTF8`, `UNKNOWN_SERVER_ERROR` or
+ `LOOKUP_UNKNOWN_EVENT`; the lookup's own errors are in the action.
+ Not thread-safe on one handle: one thread at a time (see
+ `pulsar_routing_partitioned_metadata`). The handle stays the caller's
+ (borrowed); the action's strings belong to the handle and stay valid
+ until the next call on the same handle or its `_free`.
 
  # Safety
- `metadata` must be a live handle and `action_out` valid for writing.
+ `metadata` must be a live handle, `message` NULL or valid for
+ `message_len` bytes, and `action_out` valid for writing.
  */
 pulsar_routing_status pulsar_routing_partitioned_metadata_on_event(const struct pulsar_routing_partitioned_metadata *metadata,
-                                                                   pulsar_routing_metadata_event event,
+                                                                   pulsar_routing_partitioned_metadata_event event,
                                                                    bool flag,
                                                                    uint32_t partitions,
                                                                    int32_t server_error,
+                                                                   const uint8_t *message,
+                                                                   size_t message_len,
                                                                    uint64_t now_ms,
                                                                    struct pulsar_routing_lookup_action *action_out);
+
+/*
+ Writes the text of the metadata lookup's error (UTF-8, no NUL) to
+ `buf`: the failure once failed, else the last attempt's error, else
+ nothing; with the broker's message (the FAILED event's `message`) after
+ `": "` for a server error. Its length goes to `*written`.
+
+ Returns `OK`, `NULL_PARAMETER` or `BUFFER_TOO_SMALL` (with the length
+ needed in `*written`). Not thread-safe on one handle: one thread at a
+ time, like the calls that drive it. The handle stays the caller's
+ (borrowed); the text is copied into `buf`.
+
+ # Safety
+ `metadata` must be a live handle, `buf` valid for `len` bytes,
+ `written` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_partitioned_metadata_error_message(const struct pulsar_routing_partitioned_metadata *metadata,
+                                                                        uint8_t *buf,
+                                                                        size_t len,
+                                                                        size_t *written);
 
 /*
  Writes the topic of the `index`-th lookup of a producer start (UTF-8,
@@ -5250,9 +5349,8 @@ void pulsar_routing_lookup_coalescer_free(struct pulsar_routing_lookup_coalescer
 
  Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`,
  `LOOKUP_COALESCING_TABLE_FULL` or `LOOKUP_TOO_MANY_WAITERS`. Safe to call
- from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ from several threads. The handle stays the caller's (borrowed); the
+ key is copied.
 
  # Safety
  `coalescer` must be a live handle; `topic` a valid string; `names` and
@@ -5273,9 +5371,8 @@ pulsar_routing_status pulsar_routing_lookup_coalescer_join(const struct pulsar_r
  was not in flight).
 
  Returns `OK`, `NULL_PARAMETER` or `INVALID_UTF8`. Safe to call from
- several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ several threads. The handle stays the caller's (borrowed); the key is
+ copied.
 
  # Safety
  As for `pulsar_routing_lookup_coalescer_join`.
@@ -5377,33 +5474,45 @@ pulsar_routing_status pulsar_routing_lookup_throttle_new(uint32_t concurrent_loo
 void pulsar_routing_lookup_throttle_free(struct pulsar_routing_lookup_throttle *throttle);
 
 /*
- Admits a new lookup: `*send_now_out` is true to send it now, false when
- it waits in the queue. Beyond both limits the status is
- `LOOKUP_TOO_MANY_REQUESTS` and the counts go to `*in_flight_out` and
- `*queued_out` (for `pulsar_routing_topic_lookup_on_throttled`); they are
- written on success too.
+ Admits a new lookup: on `OK`, `*send_now_out` is true to send it now,
+ false when it waits in the queue. Beyond both limits the status is
+ `LOOKUP_TOO_MANY_REQUESTS` and `*send_now_out` is not written;
+ `pulsar_routing_lookup_throttle_counts` then gives the counts for
+ `pulsar_routing_topic_lookup_on_throttled`.
 
  Returns `OK`, `NULL_PARAMETER` or `LOOKUP_TOO_MANY_REQUESTS`. Safe to
- call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ call from several threads. The handle stays the caller's (borrowed).
+
+ # Safety
+ `throttle` must be a live handle and `send_now_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_throttle_acquire(const struct pulsar_routing_lookup_throttle *throttle,
+                                                             bool *send_now_out);
+
+/*
+ Writes the requests in flight to `*in_flight_out` and those waiting in
+ the queue to `*queued_out` (both written on `OK` only). Another
+ thread's call may change them right after; read after a refused
+ `_acquire`, they are the counts Java reports in its
+ `TooManyRequestsException`.
+
+ Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+ The handle stays the caller's (borrowed).
 
  # Safety
  `throttle` must be a live handle and the out-parameters valid for
  writing.
  */
-pulsar_routing_status pulsar_routing_lookup_throttle_acquire(const struct pulsar_routing_lookup_throttle *throttle,
-                                                             bool *send_now_out,
-                                                             uint32_t *in_flight_out,
-                                                             uint32_t *queued_out);
+pulsar_routing_status pulsar_routing_lookup_throttle_counts(const struct pulsar_routing_lookup_throttle *throttle,
+                                                            uint32_t *in_flight_out,
+                                                            uint32_t *queued_out);
 
 /*
  A lookup in flight completed: `*send_queued_out` is true when the
  oldest queued lookup must now be sent.
 
  Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
- The handle stays the caller's (borrowed); strings in the action belong
- to the handle.
+ The handle stays the caller's (borrowed).
 
  # Safety
  `throttle` must be a live handle and `send_queued_out` valid for

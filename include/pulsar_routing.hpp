@@ -1813,18 +1813,24 @@ public:
         handle_.reset(raw);
     }
     /// Admits a lookup: true to send it now, false when it is queued.
-    /// Throws `lookup_throttled` beyond both limits.
+    /// Throws `lookup_throttled` beyond both limits, with the counts read
+    /// right after the refusal (`counts`).
     bool acquire() const {
         bool now = false;
-        uint32_t in_flight = 0;
-        uint32_t queued = 0;
-        const pulsar_routing_status s =
-            pulsar_routing_lookup_throttle_acquire(handle_.get(), &now, &in_flight, &queued);
+        const pulsar_routing_status s = pulsar_routing_lookup_throttle_acquire(handle_.get(), &now);
         if (s == PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REQUESTS) {
-            throw lookup_throttled(in_flight, queued);
+            const std::pair<uint32_t, uint32_t> c = counts();
+            throw lookup_throttled(c.first, c.second);
         }
         detail::check(s);
         return now;
+    }
+    /// The lookups in flight and queued.
+    std::pair<uint32_t, uint32_t> counts() const {
+        uint32_t in_flight = 0;
+        uint32_t queued = 0;
+        detail::check(pulsar_routing_lookup_throttle_counts(handle_.get(), &in_flight, &queued));
+        return {in_flight, queued};
     }
     /// A lookup completed: true when the oldest queued one must now be sent.
     bool release() const {

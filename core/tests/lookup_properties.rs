@@ -3,8 +3,9 @@
 
 use proptest::prelude::*;
 use pulsar_routing::lookup::{
-    AttemptError, Hop, InFlight, LookupAction, LookupCoalescer, LookupError, LookupOptions,
-    LookupProfile, LookupResponse, LookupType, ServerError, TopicLookup,
+    AttemptError, Hop, IgnoredEvent, InFlightLookup, LookupAction, LookupCoalescer, LookupError,
+    LookupOptions, LookupProfile, LookupResponse, LookupType, MetadataAction, MetadataOptions,
+    PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError, TopicLookup,
 };
 
 /// One thing the world does to a request that is out.
@@ -46,30 +47,38 @@ fn event() -> impl Strategy<Value = Event> {
     ]
 }
 
+/// A `lookupTimeoutMs` unset (the operation timeout), or set to a value
+/// that is usually not the operation timeout, below or above it.
+fn lookup_timeout() -> impl Strategy<Value = Option<u64>> {
+    prop::option::weighted(0.6, 1u64..8_000)
+}
+
 fn options() -> impl Strategy<Value = LookupOptions> {
     (
         any::<bool>(),
         0u32..25,
         any::<bool>(),
-        1u64..5_000,
+        (1u64..5_000, lookup_timeout()),
         any::<bool>(),
         any::<bool>(),
         any::<u64>(),
     )
         .prop_map(
-            |(go, max_redirects, use_tls, timeout, retry, detect, seed)| LookupOptions {
-                use_tls,
-                max_redirects,
-                profile: if go {
-                    LookupProfile::Go
-                } else {
-                    LookupProfile::Java
-                },
-                operation_timeout_ms: timeout,
-                lookup_timeout_ms: None,
-                retry,
-                detect_redirect_loops: detect,
-                jitter_seed: seed,
+            |(go, max_redirects, use_tls, (timeout, lookup_timeout_ms), retry, detect, seed)| {
+                LookupOptions {
+                    use_tls,
+                    max_redirects,
+                    profile: if go {
+                        LookupProfile::Go
+                    } else {
+                        LookupProfile::Java
+                    },
+                    operation_timeout_ms: timeout,
+                    lookup_timeout_ms,
+                    retry,
+                    detect_redirect_loops: detect,
+                    jitter_seed: seed,
+                }
             },
         )
 }
@@ -93,7 +102,9 @@ proptest! {
         let mut action = l.start(now).clone_owned();
         let mut expected_auth = false;
         let mut last_response_auth = None;
-        let deadline = options.operation_timeout_ms;
+        // The deadline is the lookup timeout, not the operation timeout,
+        // when the two differ.
+        let deadline = options.effective_lookup_timeout_ms();
         let bound = 200_000;
         let mut i = 0usize;
         let outcome = loop {
@@ -126,8 +137,15 @@ proptest! {
                     };
                 }
                 Owned::Retry { at_ms } => {
-                    prop_assert!(at_ms > now || at_ms <= deadline);
                     prop_assert!(at_ms <= deadline, "retry at {at_ms} after the deadline {deadline}");
+                    // A timer before its time changes nothing.
+                    if at_ms > now {
+                        prop_assert_eq!(
+                            l.on_retry_timer(at_ms - 1),
+                            LookupAction::Ignored(IgnoredEvent::RetryNotDue)
+                        );
+                        prop_assert_eq!(l.retry_at_ms(), Some(at_ms));
+                    }
                     now = at_ms;
                     expected_auth = false;
                     action = l.on_retry_timer(now).clone_owned();
@@ -145,7 +163,7 @@ proptest! {
         if let Err(e) = outcome {
             match e {
                 LookupError::DeadlineExceeded { elapsed_ms, .. } => {
-                    prop_assert!(elapsed_ms >= options.operation_timeout_ms);
+                    prop_assert!(elapsed_ms >= deadline);
                 }
                 LookupError::Attempt(a) => {
                     prop_assert!(!options.retry || !a.is_retriable(), "{a:?} is retried");
@@ -158,12 +176,92 @@ proptest! {
         prop_assert!(matches!(l.on_retry_timer(now), LookupAction::Ignored(_)));
     }
 
+    /// The metadata step ends whatever the broker does; its retries are
+    /// within the lookup timeout (which may differ from the operation
+    /// timeout), a deadline failure comes at or after it, and an early
+    /// retry timer is ignored.
+    #[test]
+    fn metadata_lookup_terminates_within_the_lookup_timeout(
+        operation_timeout_ms in 1u64..5_000,
+        lookup_timeout_ms in lookup_timeout(),
+        auto_creation in any::<bool>(),
+        fallback in any::<bool>(),
+        seed in any::<u64>(),
+        events in prop::collection::vec((0u8..4, any::<bool>(), 0u32..8, 0u8..27), 1..40),
+        steps in prop::collection::vec(0u64..400, 1..40),
+    ) {
+        let options = MetadataOptions {
+            operation_timeout_ms,
+            lookup_timeout_ms,
+            metadata_auto_creation: auto_creation,
+            use_fallback_for_non_pip344: fallback,
+            jitter_seed: seed,
+        };
+        let deadline = lookup_timeout_ms.unwrap_or(operation_timeout_ms);
+        let mut m = PartitionedMetadataLookup::new("pulsar://svc:6650", options).unwrap();
+        let mut now = 0u64;
+        let mut action = MOwned::from(m.start(now));
+        let mut i = 0usize;
+        let outcome = loop {
+            prop_assert!(i < 200_000, "no end");
+            let (kind, flag, partitions, code) = events[i % events.len()];
+            let step = steps[i % steps.len()];
+            action = match action {
+                MOwned::Connect => {
+                    now += step;
+                    if kind == 0 {
+                        MOwned::from(m.on_connection_failed(now))
+                    } else {
+                        MOwned::from(m.on_connected(flag, now))
+                    }
+                }
+                MOwned::Send => {
+                    now += step;
+                    match kind {
+                        0 => MOwned::from(m.on_connection_failed(now)),
+                        1 => MOwned::from(m.on_response(
+                            &PartitionedMetadataResponse::Success { partitions },
+                            now,
+                        )),
+                        _ => MOwned::from(m.on_response(
+                            &PartitionedMetadataResponse::Failed {
+                                error: ServerError::from_code(i32::from(code)),
+                                message: Some("m"),
+                            },
+                            now,
+                        )),
+                    }
+                }
+                MOwned::Retry { at_ms } => {
+                    prop_assert!(at_ms <= deadline, "retry at {at_ms} after the deadline {deadline}");
+                    prop_assert!(at_ms > now);
+                    prop_assert!(matches!(
+                        m.on_retry_timer(at_ms - 1),
+                        MetadataAction::Ignored(IgnoredEvent::RetryNotDue)
+                    ));
+                    now = at_ms;
+                    MOwned::from(m.on_retry_timer(now))
+                }
+                MOwned::Done => break Ok(()),
+                MOwned::Failed(e) => break Err(e),
+                MOwned::Ignored => {
+                    return Err(TestCaseError::fail("ignored event in a well-driven lookup"));
+                }
+            };
+            i += 1;
+        };
+        prop_assert!(m.is_finished());
+        if let Err(LookupError::DeadlineExceeded { elapsed_ms, .. }) = outcome {
+            prop_assert!(elapsed_ms >= deadline, "gave up after {elapsed_ms} < {deadline}");
+        }
+    }
+
     /// A coalesced request completes every waiter with the same result:
     /// the count returned on completion is the number of joins since the
     /// lookup started, and a key is never merged with another.
     #[test]
     fn coalescing_completes_every_waiter(ops in prop::collection::vec((0u8..6, any::<bool>()), 0..200)) {
-        let mut slots: [Option<InFlight<u8>>; 4] = [None; 4];
+        let mut slots: [Option<InFlightLookup<u8>>; 4] = [None; 4];
         let mut table = LookupCoalescer::new(&mut slots[..]);
         let mut model: Vec<(u8, u32)> = Vec::new();
         for (key, complete) in ops {
@@ -189,6 +287,30 @@ proptest! {
                 }
             }
             prop_assert_eq!(table.len(), model.len());
+        }
+    }
+}
+
+/// A metadata action without the borrow of the driver.
+#[derive(Clone, Copy, Debug)]
+enum MOwned {
+    Connect,
+    Send,
+    Retry { at_ms: u64 },
+    Done,
+    Failed(LookupError),
+    Ignored,
+}
+
+impl From<MetadataAction<'_>> for MOwned {
+    fn from(a: MetadataAction<'_>) -> Self {
+        match a {
+            MetadataAction::Connect { .. } => Self::Connect,
+            MetadataAction::SendPartitionedMetadata { .. } => Self::Send,
+            MetadataAction::RetryAt { at_ms, .. } => Self::Retry { at_ms },
+            MetadataAction::Done(_) => Self::Done,
+            MetadataAction::Failed(e) => Self::Failed(e),
+            MetadataAction::Ignored(_) => Self::Ignored,
         }
     }
 }
@@ -239,4 +361,88 @@ fn attempt_errors_have_messages() {
         Some(25)
     );
     assert_eq!(ServerError::from_code(26), None);
+}
+
+/// An embedder of the coalescer: each caller joins with its own id, the
+/// leader's lookup produces one result per lookup, and on completion the
+/// embedder hands that result to the waiters it kept for the slot. Every
+/// caller gets exactly one result, the one of the lookup of its own key,
+/// and the table's count is the number of waiters handed it.
+#[derive(Default)]
+struct Embedder {
+    /// Per slot: the waiters (caller ids) of the lookup in it.
+    waiting: Vec<Vec<u32>>,
+    /// Per caller id: its key and the results it received.
+    callers: Vec<(u8, Vec<(u8, u32)>)>,
+    /// Lookups completed so far, the source of distinct results.
+    lookups: u32,
+}
+
+proptest! {
+    #[test]
+    fn every_waiter_gets_the_one_result_of_its_lookup(
+        ops in prop::collection::vec((0u8..6, any::<bool>()), 0..300),
+    ) {
+        const SLOTS: usize = 4;
+        let mut slots: [Option<InFlightLookup<u8>>; SLOTS] = [None; SLOTS];
+        let mut table = LookupCoalescer::new(&mut slots[..]);
+        let mut e = Embedder { waiting: vec![Vec::new(); SLOTS], ..Embedder::default() };
+        let mut refused = Vec::new();
+        for (key, complete) in ops {
+            if complete {
+                let Some(slot) = table.find(&key) else {
+                    prop_assert_eq!(table.complete(&key), None);
+                    continue;
+                };
+                let n = table.complete(&key).unwrap();
+                // The lookup's one result: its key and a lookup number.
+                e.lookups += 1;
+                let result = (key, e.lookups);
+                let waiters = core::mem::take(&mut e.waiting[slot]);
+                prop_assert_eq!(waiters.len(), n as usize);
+                for id in waiters {
+                    e.callers[id as usize].1.push(result);
+                }
+            } else {
+                let id = u32::try_from(e.callers.len()).unwrap();
+                e.callers.push((key, Vec::new()));
+                match table.join(key) {
+                    Ok(joined) => e.waiting[joined.slot()].push(id),
+                    Err(_) => refused.push(id),
+                }
+            }
+        }
+        // Complete what is still in flight.
+        for slot in 0..SLOTS {
+            if let Some(key) = table.get(slot).map(|f| f.key) {
+                let n = table.complete(&key).unwrap();
+                e.lookups += 1;
+                let waiters = core::mem::take(&mut e.waiting[slot]);
+                prop_assert_eq!(waiters.len(), n as usize);
+                for id in waiters {
+                    e.callers[id as usize].1.push((key, e.lookups));
+                }
+            }
+        }
+        prop_assert!(table.is_empty());
+        for (id, (key, results)) in e.callers.iter().enumerate() {
+            let id = u32::try_from(id).unwrap();
+            if refused.contains(&id) {
+                prop_assert!(results.is_empty());
+            } else {
+                prop_assert_eq!(results.len(), 1, "caller {} got {:?}", id, results);
+                prop_assert_eq!(results[0].0, *key, "caller {} got another key's result", id);
+            }
+        }
+        // Callers that waited together got the very same result.
+        let mut by_lookup = std::collections::BTreeMap::<u32, Vec<u8>>::new();
+        for (key, results) in &e.callers {
+            if let Some((_, lookup)) = results.first() {
+                by_lookup.entry(*lookup).or_default().push(*key);
+            }
+        }
+        for keys in by_lookup.values() {
+            prop_assert!(keys.windows(2).all(|w| w[0] == w[1]));
+        }
+    }
 }

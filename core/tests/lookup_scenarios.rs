@@ -2,10 +2,10 @@
 //! test is a trace of broker answers and times, and what the client does.
 
 use pulsar_routing::lookup::{
-    Admission, AttemptError, Backoff, Hop, InFlight, LookupAction, LookupCoalescer, LookupError,
-    LookupKey, LookupOptions, LookupProfile, LookupResponse, LookupThrottle, MetadataAction,
-    MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError,
-    TopicLookup,
+    Admission, AttemptError, Backoff, Hop, IgnoredEvent, InFlightLookup, LookupAction,
+    LookupCoalescer, LookupError, LookupKey, LookupOptions, LookupProfile, LookupResponse,
+    LookupThrottle, MetadataAction, MetadataOptions, PartitionedMetadataLookup,
+    PartitionedMetadataResponse, ServerError, TopicLookup,
 };
 
 const SERVICE: &str = "pulsar://proxy:6650";
@@ -364,6 +364,10 @@ fn proxy_through_service_url_misconfiguration() {
     assert!(found.use_proxy);
 }
 
+/// pulsar-client-go's `Lookup` reads one response per turn of a 20-turn
+/// loop and sends the next request inside the turn: after the 20th
+/// `Redirect` it still sends a 21st `LOOKUP` and waits for it, then fails
+/// without reading the answer, even a `Connect`.
 #[test]
 fn go_follows_a_fixed_number_of_responses() {
     let mut chain = [Hop::EMPTY; 32];
@@ -375,23 +379,132 @@ fn go_follows_a_fixed_number_of_responses() {
     };
     let mut l = lookup(options, &mut chain);
     let _ = l.start(0);
-    for i in 0..19 {
+    for i in 0..20u32 {
         let url = format!("pulsar://b{i}:6650");
-        assert!(matches!(
-            l.on_response(&LookupResponse::redirect(&url, false, false), i),
-            LookupAction::SendLookup(_)
-        ));
+        let LookupAction::SendLookup(req) =
+            l.on_response(&LookupResponse::redirect(&url, false, false), u64::from(i))
+        else {
+            panic!("redirect {i} sends the next request")
+        };
+        assert_eq!((req.logical_address, req.redirects), (url.as_str(), i + 1));
     }
     let LookupAction::Failed(e) = l.on_response(
-        &LookupResponse::redirect("pulsar://b19:6650", false, false),
-        19,
+        &LookupResponse::connect("pulsar://b20:6650", true, false),
+        20,
     ) else {
         panic!()
     };
+    assert_eq!(e, LookupError::Attempt(AttemptError::GoRedirectLimit));
     assert_eq!(
         e.to_string(),
         "exceeded max number of redirection during topic lookup"
     );
+}
+
+/// Go's 21st request fails like any other when its connection does: Go
+/// returns that error, not the redirect limit.
+#[test]
+fn the_go_profiles_last_request_fails_with_its_own_error() {
+    let mut chain = [Hop::EMPTY; 32];
+    let options = LookupOptions {
+        profile: LookupProfile::Go,
+        retry: false,
+        ..LookupOptions::default()
+    };
+    let mut l = lookup(options, &mut chain);
+    let _ = l.start(0);
+    for i in 0..20u32 {
+        let url = format!("pulsar://b{i}:6650");
+        let _ = sent(l.on_response(&LookupResponse::redirect(&url, false, false), 1));
+    }
+    assert_eq!(
+        l.on_connection_failed(2),
+        LookupAction::Failed(LookupError::Attempt(AttemptError::ConnectionFailed))
+    );
+}
+
+/// A retry timer that fires before the `RetryAt` time (a stale timer, or
+/// a clock that runs early) changes nothing: the backoff is not cut short.
+#[test]
+fn a_retry_timer_before_its_time_is_ignored() {
+    let mut chain = [Hop::EMPTY; 4];
+    let mut l = lookup(LookupOptions::default(), &mut chain);
+    let _ = l.start(0);
+    let LookupAction::RetryAt { at_ms, .. } = l.on_connection_failed(5) else {
+        panic!()
+    };
+    assert_eq!(
+        l.on_retry_timer(at_ms - 1),
+        LookupAction::Ignored(IgnoredEvent::RetryNotDue)
+    );
+    assert_eq!(l.retry_at_ms(), Some(at_ms));
+    assert_eq!(l.attempts(), 1);
+    assert_eq!(
+        sent(l.on_retry_timer(at_ms)),
+        (SERVICE.into(), SERVICE.into(), false, true)
+    );
+    assert_eq!(l.attempts(), 2);
+
+    let mut m = PartitionedMetadataLookup::new(SERVICE, MetadataOptions::default()).unwrap();
+    let _ = m.start(0);
+    let MetadataAction::RetryAt { at_ms, .. } = m.on_connection_failed(5) else {
+        panic!()
+    };
+    assert_eq!(
+        m.on_retry_timer(at_ms - 1),
+        MetadataAction::Ignored(IgnoredEvent::RetryNotDue)
+    );
+    assert_eq!(m.attempts(), 1);
+    assert!(matches!(
+        m.on_retry_timer(at_ms),
+        MetadataAction::Connect { attempt: 2, .. }
+    ));
+}
+
+/// Fails every attempt at once and fires every timer on time: the time
+/// the lookup gives up, and its last retry time.
+fn give_up_time(options: LookupOptions) -> (u64, u64) {
+    let mut chain = [Hop::EMPTY; 4];
+    let mut l = lookup(options, &mut chain);
+    let _ = l.start(0);
+    let mut now = 0;
+    let mut last_retry = 0;
+    loop {
+        match l.on_connection_failed(now) {
+            LookupAction::RetryAt { at_ms, .. } => {
+                last_retry = at_ms;
+                now = at_ms;
+                let _ = sent(l.on_retry_timer(now));
+            }
+            LookupAction::Failed(LookupError::DeadlineExceeded { elapsed_ms, .. }) => {
+                return (elapsed_ms, last_retry);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// `lookupTimeoutMs` set apart from `operationTimeoutMs`: the topic
+/// lookup's deadline is the lookup timeout, shorter or longer.
+#[test]
+fn topic_lookup_deadline_is_the_lookup_timeout() {
+    let shorter = LookupOptions {
+        operation_timeout_ms: 30_000,
+        lookup_timeout_ms: Some(700),
+        ..LookupOptions::default()
+    };
+    let (gave_up, last_retry) = give_up_time(shorter);
+    assert_eq!(gave_up, 700);
+    assert!(last_retry <= 700);
+
+    let longer = LookupOptions {
+        operation_timeout_ms: 200,
+        lookup_timeout_ms: Some(5_000),
+        ..LookupOptions::default()
+    };
+    let (gave_up, last_retry) = give_up_time(longer);
+    assert_eq!(gave_up, 5_000);
+    assert!(last_retry > 200, "retries go on past the operation timeout");
 }
 
 /// Story 3: the load-manager leader changes while the client looks up;
@@ -667,7 +780,7 @@ fn pip344_auto_creation_off_needs_the_broker_feature_or_the_fallback() {
 
 #[test]
 fn the_coalescing_table_is_bounded_and_keyed_exactly() {
-    let mut slots: [Option<InFlight<LookupKey<'_>>>; 2] = [None; 2];
+    let mut slots: [Option<InFlightLookup<LookupKey<'_>>>; 2] = [None; 2];
     let mut table = LookupCoalescer::new(&mut slots[..]);
     let props_ab = [("a", "1"), ("b", "2")];
     let props_ba = [("b", "2"), ("a", "1")];

@@ -358,10 +358,13 @@ pub enum pulsar_routing_status {
     LookupTooManyWaiters = 814,
     /// The Go client's fixed limit of 20 lookup responses was reached.
     LookupGoRedirectLimit = 815,
-    /// Not one of the `pulsar_routing_metadata_event` values (0 to 5).
+    /// Not one of the `PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_*` values.
     LookupUnknownEvent = 816,
     /// Not one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
     UnknownLookupProfile = 817,
+    /// A hop index at or past the redirect chain's length
+    /// (`pulsar_routing_topic_lookup_chain_len`).
+    LookupHopIndexOutOfRange = 818,
     /// `max.in.flight.requests.per.connection` below 1 (Kafka's
     /// `ConfigException`).
     SenderMaxInFlightTooSmall = 900,
@@ -399,7 +402,7 @@ pub enum pulsar_routing_status {
 impl pulsar_routing_status {
     /// Every status, for tests that walk them all. (A function, not a
     /// constant, so that cbindgen does not try to put it in the header.)
-    pub const fn all() -> [Self; 135] {
+    pub const fn all() -> [Self; 136] {
         [
             Self::Ok,
             Self::NullParameter,
@@ -525,6 +528,7 @@ impl pulsar_routing_status {
             Self::LookupTooManyWaiters,
             Self::LookupGoRedirectLimit,
             Self::LookupUnknownEvent,
+            Self::LookupHopIndexOutOfRange,
             Self::SenderMaxInFlightTooSmall,
             Self::SenderMaxInFlightTooLargeForIdempotence,
             Self::SenderUnknownNode,
@@ -766,6 +770,9 @@ impl pulsar_routing_status {
             Self::LookupTooManyWaiters => c"a lookup in flight has too many waiters",
             Self::LookupGoRedirectLimit => c"exceeded max number of redirection during topic lookup",
             Self::LookupUnknownEvent => c"unknown partitioned-metadata event",
+            Self::LookupHopIndexOutOfRange => {
+                c"the hop index is past the end of the lookup's redirect chain"
+            }
             // The sender gate's messages without their numbers.
             Self::SenderMaxInFlightTooSmall => {
                 c"Invalid value for configuration max.in.flight.requests.per.connection: Value must be at least 1"

@@ -3,15 +3,23 @@
 //! throttle. The caller does the I/O and reports what happened with the
 //! time in milliseconds; each call returns the next action.
 //!
-//! Every handle holds its state behind a mutex: all functions are safe to
-//! call from several threads on the same handle, except `_free`.
+//! Thread-safety differs by handle:
+//! - the topic lookup (`pulsar_routing_topic_lookup`) and the metadata
+//!   lookup (`pulsar_routing_partitioned_metadata`) return actions whose
+//!   strings point into the handle, replaced by the next call on it: one
+//!   thread at a time per handle (the caller serialises the calls; the
+//!   handle may move between threads), and the action's strings stay valid
+//!   until the next call on the same handle or its `_free`;
+//! - the coalescing tables and the throttle return no strings: their
+//!   functions are safe to call from several threads on the same handle,
+//!   except `_free`.
 
 use core::ffi::{CStr, c_char};
 use std::ffi::CString;
 use std::sync::Mutex;
 
 use pulsar_routing_core::lookup::{
-    Admission, AttemptError, Hop, InFlight, LookupAction, LookupCoalescer, LookupError,
+    Admission, AttemptError, Hop, InFlightLookup, LookupAction, LookupCoalescer, LookupError,
     LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataAction,
     MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError,
     TopicLookup,
@@ -96,8 +104,9 @@ pub struct pulsar_routing_lookup_response {
     pub message: *const c_char,
 }
 
-/// What to do next. The strings belong to the handle and stay valid until
-/// the next call on it (or its `_free`).
+/// What to do next. The strings belong to the handle that returned the
+/// action and stay valid until the next call on that handle (or its
+/// `_free`): copy them to keep them longer.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct pulsar_routing_lookup_action {
@@ -261,9 +270,15 @@ fn c_string(s: &str) -> CString {
 }
 
 /// A topic lookup driver. Made by `pulsar_routing_topic_lookup_new`,
-/// released with `pulsar_routing_topic_lookup_free`. Safe to call from
-/// several threads (a mutex serialises the calls); only `_free` needs it to
-/// itself.
+/// released with `pulsar_routing_topic_lookup_free`.
+///
+/// Not thread-safe: one thread at a time per handle. Each call returns an
+/// action whose `logical_address` and `physical_address` point into the
+/// handle, and the next call on the handle replaces them; so the caller
+/// serialises the calls on a handle (it may hand the handle to another
+/// thread between calls) and copies the strings it keeps. They stay valid
+/// until the next call on the same handle or its `_free`. Different
+/// handles are independent.
 pub struct pulsar_routing_topic_lookup {
     _private: [u8; 0],
 }
@@ -500,9 +515,11 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_free(
 /// Starts the lookup at `now_ms`: the action is the first SEND_LOOKUP.
 ///
 /// Returns `OK` or `NULL_PARAMETER`; a lookup error is reported in the
-/// action, not the status. Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// action, not the status.
+/// Not thread-safe on one handle: one thread at a time (see
+/// `pulsar_routing_topic_lookup`). The handle stays the caller's
+/// (borrowed); the action's strings belong to the handle and stay valid
+/// until the next call on the same handle or its `_free`.
 ///
 /// # Safety
 /// `lookup` must be a live handle and `action_out` valid for writing.
@@ -523,10 +540,11 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_start(
 ///
 /// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8` (a string field) or
 /// `UNKNOWN_SERVER_ERROR` (an `error` code outside 0..25, other than -1);
-/// the lookup's own errors are in the action. Safe to call from several
-/// threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// the lookup's own errors are in the action.
+/// Not thread-safe on one handle: one thread at a time (see
+/// `pulsar_routing_topic_lookup`). The handle stays the caller's
+/// (borrowed); the action's strings belong to the handle and stay valid
+/// until the next call on the same handle or its `_free`.
 ///
 /// # Safety
 /// `lookup` must be a live handle, `response` valid for reading with valid
@@ -587,9 +605,11 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_response(
 
 /// Reports that the connection for the request out failed, at `now_ms`.
 ///
-/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// Returns `OK` or `NULL_PARAMETER`.
+/// Not thread-safe on one handle: one thread at a time (see
+/// `pulsar_routing_topic_lookup`). The handle stays the caller's
+/// (borrowed); the action's strings belong to the handle and stay valid
+/// until the next call on the same handle or its `_free`.
 ///
 /// # Safety
 /// `lookup` must be a live handle and `action_out` valid for writing.
@@ -608,9 +628,11 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_connection_failed(
 
 /// Reports that the request out timed out, at `now_ms`.
 ///
-/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// Returns `OK` or `NULL_PARAMETER`.
+/// Not thread-safe on one handle: one thread at a time (see
+/// `pulsar_routing_topic_lookup`). The handle stays the caller's
+/// (borrowed); the action's strings belong to the handle and stay valid
+/// until the next call on the same handle or its `_free`.
 ///
 /// # Safety
 /// `lookup` must be a live handle and `action_out` valid for writing.
@@ -629,11 +651,13 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_request_timeout(
 
 /// Reports that the connection's lookup throttle rejected the request
 /// (`pulsar_routing_lookup_throttle_acquire` gave `LOOKUP_TOO_MANY_REQUESTS`)
-/// with its counts, at `now_ms`.
+/// with its counts (`pulsar_routing_lookup_throttle_counts`), at `now_ms`.
 ///
-/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// Returns `OK` or `NULL_PARAMETER`.
+/// Not thread-safe on one handle: one thread at a time (see
+/// `pulsar_routing_topic_lookup`). The handle stays the caller's
+/// (borrowed); the action's strings belong to the handle and stay valid
+/// until the next call on the same handle or its `_free`.
 ///
 /// # Safety
 /// `lookup` must be a live handle and `action_out` valid for writing.
@@ -655,9 +679,11 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_throttled(
 
 /// Reports that the retry timer of a RETRY_AT action fired, at `now_ms`.
 ///
-/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// Returns `OK` or `NULL_PARAMETER`.
+/// Not thread-safe on one handle: one thread at a time (see
+/// `pulsar_routing_topic_lookup`). The handle stays the caller's
+/// (borrowed); the action's strings belong to the handle and stay valid
+/// until the next call on the same handle or its `_free`.
 ///
 /// # Safety
 /// `lookup` must be a live handle and `action_out` valid for writing.
@@ -680,9 +706,10 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_retry_timer(
 /// to `*written`.
 ///
 /// Returns `OK`, `NULL_PARAMETER` or `BUFFER_TOO_SMALL` (with the length
-/// needed in `*written`). Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// needed in `*written`).
+/// Not thread-safe on one handle: one thread at a time, like the calls
+/// that drive it. The handle stays the caller's (borrowed); the text is
+/// copied into `buf`.
 ///
 /// # Safety
 /// `lookup` must be a live handle, `buf` valid for `len` bytes, `written`
@@ -704,21 +731,26 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_error_message(
 }
 
 fn error_text(l: &TopicLookup<Vec<Hop>>) -> String {
-    let text = match l.error() {
+    with_server_message(l.error(), l.last_attempt_error(), l.server_message())
+}
+
+/// The failure (or the last attempt's error), with the broker's message
+/// after a server error.
+fn with_server_message(
+    error: Option<LookupError>,
+    last: Option<AttemptError>,
+    message: &str,
+) -> String {
+    let text = match error {
         Some(e) => e.to_string(),
-        None => l
-            .last_attempt_error()
-            .map(|e| e.to_string())
-            .unwrap_or_default(),
+        None => last.map(|e| e.to_string()).unwrap_or_default(),
     };
     let server = matches!(
-        l.error()
-            .and_then(LookupError::attempt_error)
-            .or(l.last_attempt_error()),
+        error.and_then(LookupError::attempt_error).or(last),
         Some(AttemptError::Server(_))
     );
-    if server && !l.server_message().is_empty() {
-        format!("{text}: {}", l.server_message())
+    if server && !message.is_empty() {
+        format!("{text}: {message}")
     } else {
         text
     }
@@ -727,9 +759,9 @@ fn error_text(l: &TopicLookup<Vec<Hop>>) -> String {
 /// The number of hops in the current (or last) attempt's redirect chain,
 /// the service address first.
 ///
-/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// Returns `OK` or `NULL_PARAMETER`.
+/// Not thread-safe on one handle: one thread at a time, like the calls
+/// that drive it. The handle stays the caller's (borrowed).
 ///
 /// # Safety
 /// `lookup` must be a live handle and `len_out` valid for writing.
@@ -752,9 +784,11 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_len(
 /// request carried to `*authoritative_out`.
 ///
 /// Returns `OK`, `NULL_PARAMETER`, `BUFFER_TOO_SMALL` or
-/// `ILLEGAL_PARTITION_INDEX` for an index past the end. Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// `LOOKUP_HOP_INDEX_OUT_OF_RANGE` for an index at or past
+/// `pulsar_routing_topic_lookup_chain_len`.
+/// Not thread-safe on one handle: one thread at a time, like the calls
+/// that drive it. The handle stays the caller's (borrowed); the text is
+/// copied into `buf`.
 ///
 /// # Safety
 /// `lookup` must be a live handle, `buf` valid for `len` bytes, the
@@ -775,7 +809,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_hop(
         let auth = try_out!(authoritative_out);
         let inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
         let Some(hop) = inner.lookup.chain().nth(index) else {
-            return pulsar_routing_status::IllegalPartitionIndex;
+            return pulsar_routing_status::LookupHopIndexOutOfRange;
         };
         let status = write_display(hop.address, buf, written);
         if status == pulsar_routing_status::Ok {
@@ -806,8 +840,12 @@ pub struct pulsar_routing_metadata_options {
 
 /// The partitioned-metadata step before a producer starts. Made by
 /// `pulsar_routing_partitioned_metadata_new`, released with
-/// `pulsar_routing_partitioned_metadata_free`. Safe to call from several
-/// threads except `_free`.
+/// `pulsar_routing_partitioned_metadata_free`.
+///
+/// Not thread-safe: one thread at a time per handle, as for
+/// `pulsar_routing_topic_lookup`: a CONNECT action's `physical_address`
+/// points into the handle and stays valid until the next call on the same
+/// handle or its `_free`.
 pub struct pulsar_routing_partitioned_metadata {
     _private: [u8; 0],
 }
@@ -884,38 +922,72 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_free(
     }
 }
 
-/// The metadata events: 0 start, 1 connected (`flag` = the broker supports
-/// PIP-344), 2 success response (`partitions`), 3 failed response, or one
-/// without a response type (`server_error`, or -1 for none: Java's "Empty
-/// lookup response", `LOOKUP_EMPTY_RESPONSE`), 4 connection failed, 5 retry
-/// timer.
-pub type pulsar_routing_metadata_event = u32;
+/// An event of a partitioned-metadata lookup: one of the
+/// `PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_*` values. (Not the sender
+/// gate's `pulsar_routing_metadata_event`.)
+pub type pulsar_routing_partitioned_metadata_event = u32;
+/// `start`.
+pub const PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START:
+    pulsar_routing_partitioned_metadata_event = 0;
+/// The connection is up; `flag` is the broker's PIP-344 feature flag
+/// (`supports_get_partitioned_metadata_without_auto_creation`).
+pub const PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED:
+    pulsar_routing_partitioned_metadata_event = 1;
+/// A `Success` response with `partitions`.
+pub const PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_SUCCESS:
+    pulsar_routing_partitioned_metadata_event = 2;
+/// A `Failed` response, or one without a response type: `server_error`
+/// (-1 for none: Java's "Empty lookup response", `LOOKUP_EMPTY_RESPONSE`)
+/// and the broker's `message`.
+pub const PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_FAILED:
+    pulsar_routing_partitioned_metadata_event = 3;
+/// The connection failed.
+pub const PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTION_FAILED:
+    pulsar_routing_partitioned_metadata_event = 4;
+/// The retry timer of a RETRY_AT fired (ignored before its `at_ms`).
+pub const PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER:
+    pulsar_routing_partitioned_metadata_event = 5;
 
-/// Feeds one event to the metadata lookup at `now_ms` and writes the next
-/// action (CONNECT, SEND_PARTITIONED_METADATA, RETRY_AT, DONE with
-/// `partitions`, FAILED or IGNORED).
+/// Feeds one event (a `PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_*`
+/// value) to the metadata lookup at `now_ms` and writes the next action
+/// (CONNECT, SEND_PARTITIONED_METADATA, RETRY_AT, DONE with `partitions`,
+/// FAILED or IGNORED). `flag` is read by CONNECTED, `partitions` by
+/// SUCCESS, `server_error` and `message` by FAILED. `message` is the
+/// broker's text, `message_len` bytes of UTF-8 (not NUL-terminated,
+/// copied during the call), or NULL with `message_len` 0 for none;
+/// `pulsar_routing_partitioned_metadata_error_message` reports it.
 ///
-/// Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_SERVER_ERROR` or
-/// `LOOKUP_UNKNOWN_EVENT`. Safe to call from several
-/// threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// Returns `OK`, `NULL_PARAMETER` (also for a NULL `message` with a
+/// non-zero `message_len`), `INVALID_UTF8`, `UNKNOWN_SERVER_ERROR` or
+/// `LOOKUP_UNKNOWN_EVENT`; the lookup's own errors are in the action.
+/// Not thread-safe on one handle: one thread at a time (see
+/// `pulsar_routing_partitioned_metadata`). The handle stays the caller's
+/// (borrowed); the action's strings belong to the handle and stay valid
+/// until the next call on the same handle or its `_free`.
 ///
 /// # Safety
-/// `metadata` must be a live handle and `action_out` valid for writing.
+/// `metadata` must be a live handle, `message` NULL or valid for
+/// `message_len` bytes, and `action_out` valid for writing.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
     metadata: *const pulsar_routing_partitioned_metadata,
-    event: pulsar_routing_metadata_event,
+    event: pulsar_routing_partitioned_metadata_event,
     flag: bool,
     partitions: u32,
     server_error: i32,
+    message: *const u8,
+    message_len: usize,
     now_ms: u64,
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let handle = try_box_ref!(metadata);
         let out = try_out!(action_out);
+        let message = if message.is_null() && message_len == 0 {
+            None
+        } else {
+            Some(try_utf8!(try_slice!(message, message_len)))
+        };
         let error = match server_error {
             -1 => None,
             code => match ServerError::from_code(code) {
@@ -926,12 +998,18 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
         let mut guard = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
         let (m, address) = &mut *guard;
         let action = match event {
-            0 => m.start(now_ms),
-            1 => m.on_connected(flag, now_ms),
-            2 => m.on_response(&PartitionedMetadataResponse::Success { partitions }, now_ms),
-            3 => m.on_response(&PartitionedMetadataResponse::Failed { error, message: None }, now_ms),
-            4 => m.on_connection_failed(now_ms),
-            5 => m.on_retry_timer(now_ms),
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START => m.start(now_ms),
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED => m.on_connected(flag, now_ms),
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_SUCCESS => {
+                m.on_response(&PartitionedMetadataResponse::Success { partitions }, now_ms)
+            }
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_FAILED => {
+                m.on_response(&PartitionedMetadataResponse::Failed { error, message }, now_ms)
+            }
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTION_FAILED => {
+                m.on_connection_failed(now_ms)
+            }
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER => m.on_retry_timer(now_ms),
             _ => return pulsar_routing_status::LookupUnknownEvent,
         };
         let mut a = empty_action();
@@ -967,6 +1045,41 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
         }
         out.write(a);
         pulsar_routing_status::Ok
+    }
+}
+
+/// Writes the text of the metadata lookup's error (UTF-8, no NUL) to
+/// `buf`: the failure once failed, else the last attempt's error, else
+/// nothing; with the broker's message (the FAILED event's `message`) after
+/// `": "` for a server error. Its length goes to `*written`.
+///
+/// Returns `OK`, `NULL_PARAMETER` or `BUFFER_TOO_SMALL` (with the length
+/// needed in `*written`). Not thread-safe on one handle: one thread at a
+/// time, like the calls that drive it. The handle stays the caller's
+/// (borrowed); the text is copied into `buf`.
+///
+/// # Safety
+/// `metadata` must be a live handle, `buf` valid for `len` bytes,
+/// `written` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_error_message(
+    metadata: *const pulsar_routing_partitioned_metadata,
+    buf: *mut u8,
+    len: usize,
+    written: *mut usize,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let handle = try_box_ref!(metadata);
+        let buf: OutBuf<'_> = try_out_buf!(buf, len);
+        let written = try_out!(written);
+        let guard = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let m = &guard.0;
+        let text = with_server_message(
+            m.error(),
+            m.last_attempt_error(),
+            m.server_message(),
+        );
+        write_display(text, buf, written)
     }
 }
 
@@ -1033,7 +1146,7 @@ impl OwnedKey {
 
 /// What a coalescer handle holds.
 pub(crate) struct CoalescerHandle(
-    Mutex<LookupCoalescer<OwnedKey, Vec<Option<InFlight<OwnedKey>>>>>,
+    Mutex<LookupCoalescer<OwnedKey, Vec<Option<InFlightLookup<OwnedKey>>>>>,
 );
 
 impl BoxCastable for pulsar_routing_lookup_coalescer {
@@ -1115,9 +1228,8 @@ unsafe fn read_key(
 ///
 /// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`,
 /// `LOOKUP_COALESCING_TABLE_FULL` or `LOOKUP_TOO_MANY_WAITERS`. Safe to call
-/// from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// from several threads. The handle stays the caller's (borrowed); the
+/// key is copied.
 ///
 /// # Safety
 /// `coalescer` must be a live handle; `topic` a valid string; `names` and
@@ -1163,9 +1275,8 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_join(
 /// was not in flight).
 ///
 /// Returns `OK`, `NULL_PARAMETER` or `INVALID_UTF8`. Safe to call from
-/// several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// several threads. The handle stays the caller's (borrowed); the key is
+/// copied.
 ///
 /// # Safety
 /// As for `pulsar_routing_lookup_coalescer_join`.
@@ -1206,7 +1317,7 @@ type OwnedMetadataKey = (String, bool, bool);
 
 /// What a metadata coalescer handle holds.
 pub(crate) struct MetadataCoalescerHandle(
-    Mutex<LookupCoalescer<OwnedMetadataKey, Vec<Option<InFlight<OwnedMetadataKey>>>>>,
+    Mutex<LookupCoalescer<OwnedMetadataKey, Vec<Option<InFlightLookup<OwnedMetadataKey>>>>>,
 );
 
 impl BoxCastable for pulsar_routing_lookup_metadata_coalescer {
@@ -1387,37 +1498,27 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_free(
     }
 }
 
-/// Admits a new lookup: `*send_now_out` is true to send it now, false when
-/// it waits in the queue. Beyond both limits the status is
-/// `LOOKUP_TOO_MANY_REQUESTS` and the counts go to `*in_flight_out` and
-/// `*queued_out` (for `pulsar_routing_topic_lookup_on_throttled`); they are
-/// written on success too.
+/// Admits a new lookup: on `OK`, `*send_now_out` is true to send it now,
+/// false when it waits in the queue. Beyond both limits the status is
+/// `LOOKUP_TOO_MANY_REQUESTS` and `*send_now_out` is not written;
+/// `pulsar_routing_lookup_throttle_counts` then gives the counts for
+/// `pulsar_routing_topic_lookup_on_throttled`.
 ///
 /// Returns `OK`, `NULL_PARAMETER` or `LOOKUP_TOO_MANY_REQUESTS`. Safe to
-/// call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// call from several threads. The handle stays the caller's (borrowed).
 ///
 /// # Safety
-/// `throttle` must be a live handle and the out-parameters valid for
-/// writing.
+/// `throttle` must be a live handle and `send_now_out` valid for writing.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
     throttle: *const pulsar_routing_lookup_throttle,
     send_now_out: *mut bool,
-    in_flight_out: *mut u32,
-    queued_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let send_now = try_out!(send_now_out);
-        let in_flight = try_out!(in_flight_out);
-        let queued = try_out!(queued_out);
         let mut t = t.lock().unwrap_or_else(|p| p.into_inner());
-        let result = t.try_acquire();
-        in_flight.write(t.in_flight());
-        queued.write(t.queued());
-        match result {
+        match t.try_acquire() {
             Ok(a) => {
                 send_now.write(a == Admission::SendNow);
                 pulsar_routing_status::Ok
@@ -1427,12 +1528,40 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
     }
 }
 
+/// Writes the requests in flight to `*in_flight_out` and those waiting in
+/// the queue to `*queued_out` (both written on `OK` only). Another
+/// thread's call may change them right after; read after a refused
+/// `_acquire`, they are the counts Java reports in its
+/// `TooManyRequestsException`.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+/// The handle stays the caller's (borrowed).
+///
+/// # Safety
+/// `throttle` must be a live handle and the out-parameters valid for
+/// writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_throttle_counts(
+    throttle: *const pulsar_routing_lookup_throttle,
+    in_flight_out: *mut u32,
+    queued_out: *mut u32,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let t = try_box_ref!(throttle);
+        let in_flight = try_out!(in_flight_out);
+        let queued = try_out!(queued_out);
+        let t = t.lock().unwrap_or_else(|p| p.into_inner());
+        in_flight.write(t.in_flight());
+        queued.write(t.queued());
+        pulsar_routing_status::Ok
+    }
+}
+
 /// A lookup in flight completed: `*send_queued_out` is true when the
 /// oldest queued lookup must now be sent.
 ///
 /// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
-/// The handle stays the caller's (borrowed); strings in the action belong
-/// to the handle.
+/// The handle stays the caller's (borrowed).
 ///
 /// # Safety
 /// `throttle` must be a live handle and `send_queued_out` valid for

@@ -545,7 +545,9 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_response(
 }
 
 /// A metadata event: the gate's metadata bookkeeping moves on.
-/// One of the `PULSAR_ROUTING_METADATA_EVENT_*` values.
+/// One of the `PULSAR_ROUTING_METADATA_EVENT_*` values. (The Pulsar
+/// partitioned-metadata lookup has its own events:
+/// `pulsar_routing_partitioned_metadata_event`.)
 pub type pulsar_routing_metadata_event = u32;
 /// `metadata.requestUpdate()`: force a refresh.
 pub const PULSAR_ROUTING_METADATA_EVENT_REQUEST_UPDATE: pulsar_routing_metadata_event = 0;

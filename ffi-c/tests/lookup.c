@@ -35,6 +35,7 @@ static unsigned passed, failed;
 
 #define S(name) PULSAR_ROUTING_STATUS_##name
 #define A(name) PULSAR_ROUTING_LOOKUP_ACTION_##name
+#define E(name) PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_##name
 
 static const char *SERVICE = "pulsar://proxy:6650";
 
@@ -103,7 +104,7 @@ static void leader_change_redirect_and_proxy(void) {
     CHECK(pulsar_routing_topic_lookup_chain_hop(l, 0, buf, sizeof buf, &written, &auth) == S(OK));
     CHECK(written == strlen(SERVICE) && memcmp(buf, SERVICE, written) == 0 && !auth);
     CHECK(pulsar_routing_topic_lookup_chain_hop(l, 2, buf, sizeof buf, &written, &auth) ==
-          S(ILLEGAL_PARTITION_INDEX));
+          S(LOOKUP_HOP_INDEX_OUT_OF_RANGE));
 
     CHECK(pulsar_routing_topic_lookup_on_connection_failed(l, at + 3, &a) == S(OK));
     CHECK(a.kind == A(IGNORED));
@@ -127,7 +128,8 @@ static void limits_and_deadline(void) {
     CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_TOO_MANY_REDIRECTS));
     pulsar_routing_topic_lookup_free(l);
 
-    /* The Go profile stops at its fixed 20 responses. */
+    /* The Go profile reads a fixed 20 responses: the 20th Redirect still
+       sends a 21st LOOKUP, whose answer (even a Connect) is not read. */
     options.profile = PULSAR_ROUTING_LOOKUP_PROFILE_GO;
     options.max_redirects = 0;
     CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 4, &l) == S(OK));
@@ -136,10 +138,12 @@ static void limits_and_deadline(void) {
         snprintf(url, sizeof url, "pulsar://b%d:6650", i);
         pulsar_routing_lookup_response r = response(0, url, false, true);
         CHECK(pulsar_routing_topic_lookup_on_response(l, &r, (uint64_t)i, &a) == S(OK));
-        if (i < 19) {
-            CHECK(a.kind == A(SEND_LOOKUP) && !a.send_properties);
-            CHECK(strcmp(a.physical_address, SERVICE) == 0);
-        }
+        CHECK(a.kind == A(SEND_LOOKUP) && !a.send_properties && a.redirects == (uint32_t)i + 1);
+        CHECK(strcmp(a.physical_address, SERVICE) == 0);
+    }
+    {
+        pulsar_routing_lookup_response r = response(1, "pulsar://b20:6650", false, false);
+        CHECK(pulsar_routing_topic_lookup_on_response(l, &r, 20, &a) == S(OK));
     }
     CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_GO_REDIRECT_LIMIT));
     pulsar_routing_topic_lookup_free(l);
@@ -177,23 +181,23 @@ static void metadata_and_plan(void) {
     pulsar_routing_partitioned_metadata *m = NULL;
     CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, &options, &m) == S(OK));
     pulsar_routing_lookup_action a;
-    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 0, false, 0, -1, 0, &a) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, E(START), false, 0, -1, NULL, 0, 0, &a) == S(OK));
     CHECK(a.kind == A(CONNECT) && strcmp(a.physical_address, SERVICE) == 0);
     /* Auto-creation off needs PIP-344, or the fallback. */
-    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 1, false, 0, -1, 1, &a) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, E(CONNECTED), false, 0, -1, NULL, 0, 1, &a) == S(OK));
     CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_FEATURE_NOT_SUPPORTED));
     pulsar_routing_partitioned_metadata_free(m);
 
     CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, NULL, &m) == S(OK));
-    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 0, false, 0, -1, 0, &a) == S(OK));
-    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 1, true, 0, -1, 1, &a) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, E(START), false, 0, -1, NULL, 0, 0, &a) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, E(CONNECTED), true, 0, -1, NULL, 0, 1, &a) == S(OK));
     CHECK(a.kind == A(SEND_PARTITIONED_METADATA) && a.metadata_auto_creation);
     /* A non-retriable error fails at once: AuthorizationError (4). */
-    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 3, false, 0, 4, 2, &a) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, E(FAILED), false, 0, 4, NULL, 0, 2, &a) == S(OK));
     CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_SERVER_ERROR) && a.server_error == 4);
-    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 3, false, 0, 99, 2, &a) ==
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, E(FAILED), false, 0, 99, NULL, 0, 2, &a) ==
           S(UNKNOWN_SERVER_ERROR));
-    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 42, false, 0, -1, 2, &a) ==
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 42, false, 0, -1, NULL, 0, 2, &a) ==
           S(LOOKUP_UNKNOWN_EVENT));
     pulsar_routing_partitioned_metadata_free(m);
 
@@ -260,13 +264,16 @@ static void coalescer_and_throttle(void) {
     uint32_t in_flight = 0, queued = 0;
     unsigned sent = 0, waiting = 0;
     for (int i = 0; i < 50000; i++) {
-        if (pulsar_routing_lookup_throttle_acquire(t, &send_now, &in_flight, &queued) == S(OK)) {
+        if (pulsar_routing_lookup_throttle_acquire(t, &send_now) == S(OK)) {
             if (send_now) sent++; else waiting++;
         }
     }
     CHECK(sent == 5000 && waiting == 45000);
-    CHECK(pulsar_routing_lookup_throttle_acquire(t, &send_now, &in_flight, &queued) ==
-          S(LOOKUP_TOO_MANY_REQUESTS));
+    /* Refused: nothing is written; the counts come from _counts. */
+    bool untouched = true;
+    CHECK(pulsar_routing_lookup_throttle_acquire(t, &untouched) == S(LOOKUP_TOO_MANY_REQUESTS));
+    CHECK(untouched);
+    CHECK(pulsar_routing_lookup_throttle_counts(t, &in_flight, &queued) == S(OK));
     CHECK(in_flight == 5000 && queued == 45000);
     bool send_queued = false;
     CHECK(pulsar_routing_lookup_throttle_release(t, &send_queued) == S(OK) && send_queued);
@@ -321,8 +328,15 @@ static void null_arguments(void) {
     CHECK(pulsar_routing_partitioned_metadata_new(NULL, NULL, &m) == S(NULL_PARAMETER) && !m);
     CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, NULL, NULL) == S(NULL_PARAMETER));
     CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, NULL, &m) == S(OK));
-    CHECK(pulsar_routing_partitioned_metadata_on_event(NULL, 0, false, 0, -1, 0, &a) == S(NULL_PARAMETER));
-    CHECK(pulsar_routing_partitioned_metadata_on_event(m, 0, false, 0, -1, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(NULL, E(START), false, 0, -1, NULL, 0, 0, &a) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, E(START), false, 0, -1, NULL, 0, 0, NULL) == S(NULL_PARAMETER));
+    /* A NULL message is only allowed with a zero length. */
+    CHECK(pulsar_routing_partitioned_metadata_on_event(m, E(FAILED), false, 0, 6, NULL, 3, 0, &a) ==
+          S(NULL_PARAMETER));
+    CHECK(pulsar_routing_partitioned_metadata_error_message(NULL, buf, sizeof buf, &written) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_partitioned_metadata_error_message(m, NULL, sizeof buf, &written) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_partitioned_metadata_error_message(m, buf, sizeof buf, NULL) == S(NULL_PARAMETER));
+    CHECK(written == 77);
     pulsar_routing_partitioned_metadata_free(m);
     pulsar_routing_partitioned_metadata_free(NULL);
     CHECK(pulsar_routing_producer_start_topic(NULL, 1, 0, 0, buf, sizeof buf, &written) == S(NULL_PARAMETER));
@@ -353,10 +367,12 @@ static void null_arguments(void) {
     CHECK(pulsar_routing_lookup_throttle_new(1, 2, &t) == S(OK));
     bool b = false;
     uint32_t x = 0, y = 0;
-    CHECK(pulsar_routing_lookup_throttle_acquire(NULL, &b, &x, &y) == S(NULL_PARAMETER));
-    CHECK(pulsar_routing_lookup_throttle_acquire(t, NULL, &x, &y) == S(NULL_PARAMETER));
-    CHECK(pulsar_routing_lookup_throttle_acquire(t, &b, NULL, &y) == S(NULL_PARAMETER));
-    CHECK(pulsar_routing_lookup_throttle_acquire(t, &b, &x, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_acquire(NULL, &b) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_acquire(t, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_counts(NULL, &x, &y) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_counts(t, NULL, &y) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_lookup_throttle_counts(t, &x, NULL) == S(NULL_PARAMETER));
+    CHECK(x == 0 && y == 0);
     CHECK(pulsar_routing_lookup_throttle_release(NULL, &b) == S(NULL_PARAMETER));
     CHECK(pulsar_routing_lookup_throttle_release(t, NULL) == S(NULL_PARAMETER));
     pulsar_routing_lookup_throttle_free(t);
@@ -404,8 +420,89 @@ static void metadata_coalescer(void) {
     pulsar_routing_lookup_metadata_coalescer_free(m);
 }
 
+/* The C lookup handles are used by one thread at a time: the strings of
+   an action point into the handle, stay valid until the next call on that
+   handle (or its _free), and are copied to be kept. The handle may move to
+   another thread between calls; different handles are independent. */
+struct moved_lookup {
+    pulsar_routing_topic_lookup *lookup;
+    pulsar_routing_lookup_action action;
+    pulsar_routing_status status;
+};
+
+static void *redirect_on_another_thread(void *arg) {
+    struct moved_lookup *m = arg;
+    pulsar_routing_lookup_response r = response(0, "pulsar://broker-9:6650", true, false);
+    m->status = pulsar_routing_topic_lookup_on_response(m->lookup, &r, 2, &m->action);
+    return NULL;
+}
+
+static void action_strings_belong_to_the_handle(void) {
+    pulsar_routing_topic_lookup *l1 = NULL, *l2 = NULL;
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, NULL, 4, &l1) == S(OK));
+    CHECK(pulsar_routing_topic_lookup_new("pulsar://other:6650", NULL, 4, &l2) == S(OK));
+    pulsar_routing_lookup_action a1, a2;
+    CHECK(pulsar_routing_topic_lookup_start(l1, 0, &a1) == S(OK));
+    /* A call on another handle leaves l1's strings alone. */
+    CHECK(pulsar_routing_topic_lookup_start(l2, 0, &a2) == S(OK));
+    CHECK(strcmp(a1.logical_address, SERVICE) == 0);
+    CHECK(strcmp(a2.logical_address, "pulsar://other:6650") == 0);
+    /* Keep a copy: the next call on l1 replaces the strings. */
+    char kept[64];
+    snprintf(kept, sizeof kept, "%s", a1.physical_address);
+
+    /* The next call, made on another thread (the calls are serialised by
+       the join): the new action's strings are the redirect target. */
+    struct moved_lookup m = {l1, {0}, S(PANIC)};
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, redirect_on_another_thread, &m) == 0);
+    CHECK(pthread_join(thread, NULL) == 0);
+    CHECK(m.status == S(OK) && m.action.kind == A(SEND_LOOKUP));
+    CHECK(strcmp(m.action.logical_address, "pulsar://broker-9:6650") == 0);
+    CHECK(strcmp(kept, SERVICE) == 0);
+
+    /* A call that fails the attempt (RETRY_AT) has no strings. */
+    pulsar_routing_lookup_action retry;
+    CHECK(pulsar_routing_topic_lookup_on_request_timeout(l1, 3, &retry) == S(OK));
+    CHECK(retry.kind == A(RETRY_AT) && retry.logical_address == NULL && retry.physical_address == NULL);
+    /* An early retry timer is ignored: the retry stays due at at_ms. */
+    pulsar_routing_lookup_action early;
+    CHECK(pulsar_routing_topic_lookup_on_retry_timer(l1, retry.at_ms - 1, &early) == S(OK));
+    CHECK(early.kind == A(IGNORED));
+    CHECK(pulsar_routing_topic_lookup_on_retry_timer(l1, retry.at_ms, &a1) == S(OK));
+    CHECK(a1.kind == A(SEND_LOOKUP) && a1.attempt == 2 && strcmp(a1.logical_address, SERVICE) == 0);
+    pulsar_routing_topic_lookup_free(l1);
+    pulsar_routing_topic_lookup_free(l2);
+
+    /* The metadata lookup: the broker's message of a FAILED event is kept
+       for the error text, and early retry timers are ignored too. */
+    pulsar_routing_partitioned_metadata *md = NULL;
+    CHECK(pulsar_routing_partitioned_metadata_new(SERVICE, NULL, &md) == S(OK));
+    pulsar_routing_lookup_action a;
+    CHECK(pulsar_routing_partitioned_metadata_on_event(md, E(START), false, 0, -1, NULL, 0, 0, &a) == S(OK));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(md, E(CONNECTED), true, 0, -1, NULL, 0, 1, &a) == S(OK));
+    const char *text = "Namespace bundle is being unloaded";
+    /* ServiceNotReady (6) is retriable. */
+    CHECK(pulsar_routing_partitioned_metadata_on_event(md, E(FAILED), false, 0, 6, (const uint8_t *)text,
+                                                       strlen(text), 2, &a) == S(OK));
+    CHECK(a.kind == A(RETRY_AT) && a.server_error == 6);
+    uint8_t buf[256];
+    size_t written = 0;
+    CHECK(pulsar_routing_partitioned_metadata_error_message(md, buf, sizeof buf, &written) == S(OK));
+    CHECK(written > strlen(text) && memcmp(buf + written - strlen(text), text, strlen(text)) == 0);
+    uint64_t at = a.at_ms;
+    CHECK(pulsar_routing_partitioned_metadata_on_event(md, E(RETRY_TIMER), false, 0, -1, NULL, 0, at - 1, &a) ==
+          S(OK));
+    CHECK(a.kind == A(IGNORED));
+    CHECK(pulsar_routing_partitioned_metadata_on_event(md, E(RETRY_TIMER), false, 0, -1, NULL, 0, at, &a) ==
+          S(OK));
+    CHECK(a.kind == A(CONNECT) && a.attempt == 2);
+    pulsar_routing_partitioned_metadata_free(md);
+}
+
 int main(void) {
     leader_change_redirect_and_proxy();
+    action_strings_belong_to_the_handle();
     limits_and_deadline();
     metadata_and_plan();
     coalescer_and_throttle();

@@ -13,9 +13,10 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use pulsar_routing::lookup::{
-    Admission, AttemptError, Hop, InFlight, LookupAction, LookupCoalescer, LookupOptions,
-    LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataAction, MetadataOptions,
-    PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError, TopicLookup,
+    Admission, AttemptError, Hop, IgnoredEvent, InFlightLookup, LookupAction, LookupCoalescer,
+    LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataAction,
+    MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError,
+    TopicLookup,
 };
 
 #[derive(Arbitrary, Debug)]
@@ -83,6 +84,7 @@ fuzz_target!(|input: Input| {
         for (step, dt) in &input.steps {
             now = now.saturating_add_signed(i64::from(*dt));
             let was_finished = l.is_finished();
+            let retry_due = l.retry_at_ms();
             let mut response_auth = None;
             let action = match step {
                 Step::Start => l.start(now),
@@ -118,6 +120,10 @@ fuzz_target!(|input: Input| {
                 ),
                 Step::RetryTimer => l.on_retry_timer(now),
             };
+            // A timer before the RetryAt time never starts an attempt.
+            if matches!(step, Step::RetryTimer) && retry_due.is_some_and(|at| now < at) {
+                assert_eq!(action, LookupAction::Ignored(IgnoredEvent::RetryNotDue));
+            }
             match action {
                 LookupAction::SendLookup(req) => {
                     assert!(!was_finished);
@@ -209,7 +215,7 @@ fuzz_target!(|input: Input| {
         }
     }
 
-    let mut slots: [Option<InFlight<u8>>; 3] = [None; 3];
+    let mut slots: [Option<InFlightLookup<u8>>; 3] = [None; 3];
     let mut table = LookupCoalescer::new(&mut slots[..]);
     let mut model: Vec<(u8, u32)> = Vec::new();
     for (key, complete) in &input.coalesce {

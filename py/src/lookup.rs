@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use pulsar_routing::lookup::{
-    Admission, AttemptError, CoalesceError, Hop, InFlight, LookupAction, LookupCoalescer,
+    Admission, AttemptError, CoalesceError, Hop, InFlightLookup, LookupAction, LookupCoalescer,
     LookupError, LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType,
     MetadataAction, MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse,
     ProducerStartPlan, ServerError, TopicLookup,
@@ -893,7 +893,7 @@ pub(crate) fn producer_start_topics(topic: &str, partitions: u32) -> Vec<String>
 type Key = (String, Vec<(String, String)>);
 
 /// The table of the Python coalescer: owned keys, slots on the heap.
-type CoalescerTable = LookupCoalescer<Key, Vec<Option<InFlight<Key>>>>;
+type CoalescerTable = LookupCoalescer<Key, Vec<Option<InFlightLookup<Key>>>>;
 
 /// The waiters of each slot's lookup, in join order.
 type Waiters = HashMap<usize, Vec<Py<PyAny>>>;
@@ -975,7 +975,7 @@ impl PyLookupCoalescer {
 type MetaKey = (String, bool, bool);
 
 /// The table of the Python metadata coalescer.
-type MetadataTable = LookupCoalescer<MetaKey, Vec<Option<InFlight<MetaKey>>>>;
+type MetadataTable = LookupCoalescer<MetaKey, Vec<Option<InFlightLookup<MetaKey>>>>;
 
 /// The partitioned-metadata requests in flight (Java's
 /// `InProgressDeduplicationDecoratorLookupService.getPartitionedTopicMetadata`):

@@ -4,6 +4,7 @@ coalescing table and the throttle (spec section 6)."""
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Future
 
 import pytest
 
@@ -304,3 +305,74 @@ def test_metadata_failure_without_a_code_is_an_empty_lookup_response() -> None:
     assert action.error_kind == "empty_response"
     assert action.error == "Empty lookup response"
     assert action.server_error is None
+
+
+def test_a_retry_timer_before_its_time_is_ignored() -> None:
+    lookup = TopicLookup(SERVICE)
+    lookup.start(0)
+    retry = lookup.on_connection_failed(5)
+    assert retry.kind == "retry_at" and retry.at_ms is not None
+    early = lookup.on_retry_timer(retry.at_ms - 1)
+    assert early.kind == "ignored"
+    assert "before the retry was due" in early.reason
+    again = lookup.on_retry_timer(retry.at_ms)
+    assert (again.kind, again.attempt, again.logical_address) == ("send_lookup", 2, SERVICE)
+
+    m = PartitionedMetadataLookup(SERVICE)
+    m.start(0)
+    retry = m.on_connection_failed(5)
+    assert retry.kind == "retry_at" and retry.at_ms is not None
+    assert m.on_retry_timer(retry.at_ms - 1).kind == "ignored"
+    connect = m.on_retry_timer(retry.at_ms)
+    assert (connect.kind, connect.attempt) == ("connect", 2)
+
+
+def test_go_profile_sends_a_21st_request_and_fails_on_its_answer() -> None:
+    lookup = TopicLookup(SERVICE, profile="go", retry=False)
+    lookup.start(0)
+    for i in range(20):
+        a = lookup.on_response("redirect", i, broker_service_url=f"pulsar://b{i}:6650")
+        assert (a.kind, a.redirects) == ("send_lookup", i + 1)
+    last = lookup.on_response("connect", 20, broker_service_url="pulsar://b20:6650")
+    assert (last.kind, last.error_kind) == ("failed", "go_redirect_limit")
+
+
+def test_every_waiter_gets_the_one_result_of_its_lookup() -> None:
+    # Callers on several threads ask for three topics; each waits on a
+    # future. The leader of each lookup completes it with one result, and
+    # every caller must get exactly the result of its own topic's lookup.
+    table = LookupCoalescer(8)
+    topics = [f"persistent://t/ns/{name}" for name in "abc"]
+    barrier = threading.Barrier(24)
+    futures: dict[int, Future[str]] = {}
+    leaders: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def caller(i: int) -> None:
+        topic = topics[i % 3]
+        fut: Future[str] = Future()
+        with lock:
+            futures[i] = fut
+        barrier.wait()
+        if table.join(topic, {"k": "v"}, waiter=fut):
+            with lock:
+                leaders[topic] = i
+
+    threads = [threading.Thread(target=caller, args=(i,)) for i in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(leaders) == topics
+    for topic in topics:
+        result = f"{topic} -> broker of lookup {leaders[topic]}"
+        waiters = table.complete(topic, {"k": "v"})
+        assert len(waiters) == 8
+        for w in waiters:
+            assert isinstance(w, Future)
+            w.set_result(result)
+    assert len(table) == 0
+    for i, fut in futures.items():
+        topic = topics[i % 3]
+        assert fut.done(), f"caller {i} was never completed"
+        assert fut.result() == f"{topic} -> broker of lookup {leaders[topic]}"

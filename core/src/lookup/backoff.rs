@@ -11,6 +11,11 @@ pub const DEFAULT_MAX_BACKOFF_MS: u64 = 60_000;
 /// "mandatory stop" after the first one, and is lowered by up to 10% at
 /// random so that clients do not retry in step.
 ///
+/// This is Pulsar's backoff, the one of the lookup drivers. The Kafka
+/// sender gate's reconnection backoff (`reconnect.backoff.ms`, ±20%
+/// jitter, no mandatory stop) is a different one:
+/// [`sender::ExponentialBackoff`](crate::sender::ExponentialBackoff).
+///
 /// ```
 /// use pulsar_routing::lookup::Backoff;
 ///

@@ -5,9 +5,12 @@ use core::marker::PhantomData;
 
 use super::error::CoalesceError;
 
-/// One lookup in flight: its key and how many callers wait for it.
+/// One lookup in flight in a [`LookupCoalescer`]'s slot: its key and how
+/// many callers wait for it. (Not the Kafka sender's
+/// [`sender::InFlight`](crate::sender::InFlight), which counts produce
+/// requests on a connection.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct InFlight<K> {
+pub struct InFlightLookup<K> {
     /// The lookup's key.
     pub key: K,
     /// Callers waiting, the one that started it included (at least 1).
@@ -84,16 +87,16 @@ pub struct MetadataKey<'a> {
 /// Concurrent requests for the same key share one lookup; the entry goes
 /// when the lookup completes (this is not a cache).
 ///
-/// The slots are the caller's storage `S` (`&mut [Option<InFlight<K>>]`,
+/// The slots are the caller's storage `S` (`&mut [Option<InFlightLookup<K>>]`,
 /// an array, or a `Vec`), so the capacity is bounded: with every slot
 /// taken, a new key fails with [`CoalesceError::TableFull`]. The type is
 /// `Send` when `K` and `S` are and is changed only through `&mut`; share
 /// it between threads behind a lock (the C and Python bindings do).
 ///
 /// ```
-/// use pulsar_routing::lookup::{InFlight, LookupCoalescer, LookupKey};
+/// use pulsar_routing::lookup::{InFlightLookup, LookupCoalescer, LookupKey};
 ///
-/// let mut slots: [Option<InFlight<LookupKey>>; 4] = [None; 4];
+/// let mut slots: [Option<InFlightLookup<LookupKey>>; 4] = [None; 4];
 /// let mut table = LookupCoalescer::new(&mut slots[..]);
 /// let key = LookupKey { topic: "persistent://t/ns/a", properties: &[] };
 /// assert!(table.join(key)?.is_leader());
@@ -110,7 +113,7 @@ pub struct LookupCoalescer<K, S> {
     _key: PhantomData<K>,
 }
 
-impl<K: PartialEq, S: AsRef<[Option<InFlight<K>>]> + AsMut<[Option<InFlight<K>>]>>
+impl<K: PartialEq, S: AsRef<[Option<InFlightLookup<K>>]> + AsMut<[Option<InFlightLookup<K>>]>>
     LookupCoalescer<K, S>
 {
     /// A table over `slots`; whatever they hold is discarded.
@@ -151,7 +154,7 @@ impl<K: PartialEq, S: AsRef<[Option<InFlight<K>>]> + AsMut<[Option<InFlight<K>>]
             .enumerate()
             .find(|(_, s)| s.is_none())
             .ok_or(CoalesceError::TableFull { capacity })?;
-        *free = Some(InFlight { key, waiters: 1 });
+        *free = Some(InFlightLookup { key, waiters: 1 });
         self.len += 1;
         Ok(Joined::Leader { slot })
     }
@@ -177,7 +180,7 @@ impl<K: PartialEq, S: AsRef<[Option<InFlight<K>>]> + AsMut<[Option<InFlight<K>>]
 
     /// The lookup in `slot`, if any.
     #[must_use]
-    pub fn get(&self, slot: usize) -> Option<&InFlight<K>> {
+    pub fn get(&self, slot: usize) -> Option<&InFlightLookup<K>> {
         self.slots.as_ref().get(slot)?.as_ref()
     }
 

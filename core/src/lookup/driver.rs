@@ -9,8 +9,8 @@ use super::error::{AttemptError, IgnoredEvent, LookupError, ServerError};
 pub const DEFAULT_MAX_LOOKUP_REDIRECTS: u32 = 20;
 /// The Java client's default `operationTimeoutMs`: 30 s.
 pub const DEFAULT_OPERATION_TIMEOUT_MS: u64 = 30_000;
-/// The Go client's fixed number of lookup responses it follows
-/// (`lookupResultMaxRedirect`).
+/// The Go client's fixed number of lookup responses it reads in one
+/// lookup (`lookupResultMaxRedirect`).
 pub const GO_LOOKUP_MAX_REDIRECT: u32 = 20;
 
 /// Which client's lookup to reproduce.
@@ -21,12 +21,22 @@ pub enum LookupProfile {
     /// on `Connect`, where the physical address is the current hop.
     #[default]
     Java,
-    /// The Go client (`pulsar/internal/lookup_service.go`): a fixed 20
-    /// responses, redirected requests without the lookup properties, and
-    /// with `proxy_through_service_url` the physical address is the service
-    /// URL (freshly resolved), for `Redirect` as for `Connect`. Retries
-    /// use the same Pulsar backoff as the Java profile (the Go client's own
-    /// reconnection backoff is not modelled).
+    /// The Go client (`pulsar/internal/lookup_service.go`): redirected
+    /// requests without the lookup properties, and with
+    /// `proxy_through_service_url` the physical address is the service URL
+    /// (freshly resolved), for `Redirect` as for `Connect`.
+    ///
+    /// Go reads at most 20 responses ([`GO_LOOKUP_MAX_REDIRECT`]): its loop
+    /// handles one response per turn and sends the next request inside the
+    /// turn, so a 20th `Redirect` still sends a 21st `LOOKUP` and waits for
+    /// its answer, then fails with "exceeded max number of redirection"
+    /// ([`AttemptError::GoRedirectLimit`]) whatever that answer is. The
+    /// driver does the same: the 20th `Redirect` gives a `SendLookup` with
+    /// `redirects == 20`, and any response to it fails the attempt; a
+    /// connection failure or timeout of that request fails it with that
+    /// error instead, as in Go. `max_redirects` does not change this (loop
+    /// detection and the deadline can still end the attempt sooner). Retries use the same Pulsar [`Backoff`] as the Java
+    /// profile (the Go client's own reconnection backoff is not modelled).
     Go,
 }
 
@@ -284,6 +294,8 @@ pub struct TopicLookup<S> {
     last_authoritative: Option<bool>,
     last_error: Option<AttemptError>,
     message: MessageBuf,
+    /// The Go profile's 21st request is out: its answer is not read.
+    go_final_request: bool,
 }
 
 impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
@@ -325,6 +337,7 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
             last_authoritative: None,
             last_error: None,
             message: MessageBuf::EMPTY,
+            go_final_request: false,
         })
     }
 
@@ -350,6 +363,10 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
     pub fn on_response(&mut self, response: &LookupResponse<'_>, now_ms: u64) -> LookupAction<'_> {
         if let Some(ignored) = self.check_awaiting() {
             return LookupAction::Ignored(ignored);
+        }
+        if self.go_final_request {
+            // Go's loop has ended: it fails without looking at the answer.
+            return self.attempt_failed(AttemptError::GoRedirectLimit, now_ms);
         }
         // Java (`ClientCnx.handleLookupResponse`): a missing response type
         // fails like `Failed`, with the error code if there is one and
@@ -420,9 +437,15 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
 
     /// The retry timer of a [`LookupAction::RetryAt`] fired: a new attempt
     /// starts from the service address, non-authoritative.
+    ///
+    /// A timer that fires before the `at_ms` of the `RetryAt` (a stale or
+    /// early timer) is [`IgnoredEvent::RetryNotDue`]: the retry stays
+    /// scheduled, so the backoff cannot be cut short.
     pub fn on_retry_timer(&mut self, now_ms: u64) -> LookupAction<'_> {
-        let _ = now_ms;
         match self.state {
+            State::WaitingRetry { at_ms } if now_ms < at_ms => {
+                LookupAction::Ignored(IgnoredEvent::RetryNotDue)
+            }
             State::WaitingRetry { .. } => self.begin_attempt(),
             State::NotStarted => LookupAction::Ignored(IgnoredEvent::NotStarted),
             State::Done | State::Failed(_) => LookupAction::Ignored(IgnoredEvent::Finished),
@@ -553,6 +576,7 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
         self.send_properties = true;
         self.redirects = 0;
         self.use_proxy = false;
+        self.go_final_request = false;
         self.chain_len = 0;
         self.chain_truncated = false;
         self.record(self.service, false);
@@ -582,13 +606,7 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
     ) -> LookupAction<'_> {
         let go = self.options.profile == LookupProfile::Go;
         let redirects = self.redirects.saturating_add(1);
-        if go {
-            // Go counts responses: the 20th one ends the loop (the request
-            // it then sends is never read).
-            if redirects >= GO_LOOKUP_MAX_REDIRECT {
-                return self.attempt_failed(AttemptError::GoRedirectLimit, now_ms);
-            }
-        } else {
+        if !go {
             let limit = self.options.max_redirects;
             if limit > 0 && redirects > limit {
                 return self.attempt_failed(AttemptError::TooManyRedirects { limit }, now_ms);
@@ -618,6 +636,9 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
         self.physical = if go && proxy { self.service } else { url };
         if go {
             self.send_properties = false;
+            // Go's 20th response was this redirect: the request it sends
+            // now is its last, and its answer ends the loop.
+            self.go_final_request = redirects >= GO_LOOKUP_MAX_REDIRECT;
         }
         self.record(url, authoritative);
         LookupAction::SendLookup(self.request())

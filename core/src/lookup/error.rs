@@ -218,7 +218,8 @@ pub enum AttemptError {
         /// The limit.
         limit: u32,
     },
-    /// The Go client's fixed limit of 20 lookup responses was reached.
+    /// The Go client's fixed limit of 20 lookup responses was reached: the
+    /// answer to the request sent after the 20th `Redirect` is not read.
     GoRedirectLimit,
     /// The lookup was redirected back to an address it already asked with
     /// the same authoritative flag, so the brokers would answer the same
@@ -378,6 +379,9 @@ pub enum IgnoredEvent {
     NotConnecting,
     /// The lookup has already ended.
     Finished,
+    /// The retry timer fired before the time of the `RetryAt`: the retry
+    /// stays scheduled.
+    RetryNotDue,
 }
 
 impl fmt::Display for IgnoredEvent {
@@ -389,6 +393,7 @@ impl fmt::Display for IgnoredEvent {
             Self::NoRetryScheduled => "no retry is scheduled",
             Self::NotConnecting => "no connection is being made",
             Self::Finished => "the lookup has already ended",
+            Self::RetryNotDue => "the retry timer fired before the retry was due",
         })
     }
 }

@@ -14,7 +14,9 @@
 //!   More than `max_redirects` redirects (default 20, 0 for none) fail
 //!   with `"Too many redirects: N"`. Retriable failures are retried from
 //!   the service address with the Pulsar [`Backoff`] (100 ms doubling to
-//!   60 s, mandatory stop at twice the lookup timeout) until the deadline,
+//!   60 s, mandatory stop at twice the lookup timeout; not the Kafka
+//!   sender's [`ExponentialBackoff`](crate::sender::ExponentialBackoff))
+//!   until the deadline,
 //!   `lookup_timeout_ms` (default: the 30 s operation timeout) after
 //!   `start`. Redirect loops are reported with the chain of addresses.
 //!   [`LookupProfile::Go`] gives the Go client's semantics instead.
@@ -22,7 +24,8 @@
 //!   producer starts, and its [`ProducerStartPlan`]: one lookup of the
 //!   topic for 0 partitions, one per `<topic>-partition-<i>` otherwise.
 //! - [`LookupCoalescer`]: concurrent requests for the same (topic,
-//!   properties) share one lookup, in a bounded table.
+//!   properties) share one lookup, in a bounded table of
+//!   [`InFlightLookup`] slots.
 //! - [`LookupThrottle`]: a connection's `concurrentLookupRequest` (5000)
 //!   and `maxLookupRequest` (50000) limits.
 //!
@@ -64,7 +67,7 @@ mod throttle;
 
 pub use address::{Address, Hop, MAX_ADDRESS_LEN};
 pub use backoff::{Backoff, DEFAULT_INITIAL_BACKOFF_MS, DEFAULT_MAX_BACKOFF_MS};
-pub use coalesce::{InFlight, Joined, LookupCoalescer, LookupKey, MetadataKey};
+pub use coalesce::{InFlightLookup, Joined, LookupCoalescer, LookupKey, MetadataKey};
 pub use driver::{
     DEFAULT_MAX_LOOKUP_REDIRECTS, DEFAULT_OPERATION_TIMEOUT_MS, GO_LOOKUP_MAX_REDIRECT,
     LookupAction, LookupOptions, LookupProfile, LookupResponse, LookupResult, LookupType,

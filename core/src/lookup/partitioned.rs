@@ -105,7 +105,7 @@ enum MState {
     NotStarted,
     Connecting,
     AwaitingResponse,
-    WaitingRetry,
+    WaitingRetry { at_ms: u64 },
     Done(ProducerStartPlan),
     Failed(LookupError),
 }
@@ -242,13 +242,17 @@ impl PartitionedMetadataLookup {
         self.attempt_failed(error, now_ms)
     }
 
-    /// The retry timer fired.
+    /// The retry timer of a [`MetadataAction::RetryAt`] fired: a new
+    /// attempt connects again. Before the `RetryAt`'s `at_ms` it is
+    /// [`IgnoredEvent::RetryNotDue`] and the retry stays scheduled.
     pub fn on_retry_timer(&mut self, now_ms: u64) -> MetadataAction<'_> {
-        let _ = now_ms;
-        if self.state != MState::WaitingRetry {
-            return MetadataAction::Ignored(self.ignored(IgnoredEvent::NoRetryScheduled));
+        match self.state {
+            MState::WaitingRetry { at_ms } if now_ms < at_ms => {
+                MetadataAction::Ignored(IgnoredEvent::RetryNotDue)
+            }
+            MState::WaitingRetry { .. } => self.begin_attempt(),
+            _ => MetadataAction::Ignored(self.ignored(IgnoredEvent::NoRetryScheduled)),
         }
-        self.begin_attempt()
     }
 
     /// The plan, once the metadata arrived.
@@ -285,6 +289,12 @@ impl PartitionedMetadataLookup {
     #[must_use]
     pub fn attempts(&self) -> u32 {
         self.attempts
+    }
+
+    /// The last attempt's error.
+    #[must_use]
+    pub fn last_attempt_error(&self) -> Option<AttemptError> {
+        self.last_error
     }
 
     fn ignored(&self, otherwise: IgnoredEvent) -> IgnoredEvent {
@@ -335,9 +345,10 @@ impl PartitionedMetadataLookup {
             self.state = MState::Failed(e);
             return MetadataAction::Failed(e);
         }
-        self.state = MState::WaitingRetry;
+        let at_ms = now_ms.saturating_add(delay_ms);
+        self.state = MState::WaitingRetry { at_ms };
         MetadataAction::RetryAt {
-            at_ms: now_ms.saturating_add(delay_ms),
+            at_ms,
             delay_ms,
             cause: error,
             attempt: self.attempts,

@@ -139,7 +139,7 @@ fn a_lookup_through_a_redirect_a_retry_and_a_proxy() {
                 &mut written,
                 &mut auth
             ),
-            S::IllegalPartitionIndex
+            S::LookupHopIndexOutOfRange
         );
         // Finished: further events are ignored.
         assert_eq!(
@@ -237,23 +237,63 @@ fn metadata_plans_partition_lookups() {
         );
         let mut a = action();
         assert_eq!(
-            pulsar_routing_partitioned_metadata_on_event(m, 0, false, 0, -1, 0, &mut a),
+            pulsar_routing_partitioned_metadata_on_event(
+                m,
+                PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START,
+                false,
+                0,
+                -1,
+                ptr::null(),
+                0,
+                0,
+                &mut a
+            ),
             S::Ok
         );
         assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_CONNECT);
         assert_eq!(text(a.physical_address), "pulsar://svc:6650");
-        let _ = pulsar_routing_partitioned_metadata_on_event(m, 1, true, 0, -1, 1, &mut a);
+        let _ = pulsar_routing_partitioned_metadata_on_event(
+            m,
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED,
+            true,
+            0,
+            -1,
+            ptr::null(),
+            0,
+            1,
+            &mut a,
+        );
         assert_eq!(
             (a.kind, a.metadata_auto_creation),
             (PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA, true)
         );
-        let _ = pulsar_routing_partitioned_metadata_on_event(m, 2, false, 4, -1, 2, &mut a);
+        let _ = pulsar_routing_partitioned_metadata_on_event(
+            m,
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_SUCCESS,
+            false,
+            4,
+            -1,
+            ptr::null(),
+            0,
+            2,
+            &mut a,
+        );
         assert_eq!(
             (a.kind, a.partitions),
             (PULSAR_ROUTING_LOOKUP_ACTION_DONE, 4)
         );
         assert_eq!(
-            pulsar_routing_partitioned_metadata_on_event(m, 9, false, 0, -1, 2, &mut a),
+            pulsar_routing_partitioned_metadata_on_event(
+                m,
+                9,
+                false,
+                0,
+                -1,
+                ptr::null(),
+                0,
+                2,
+                &mut a
+            ),
             S::LookupUnknownEvent
         );
         pulsar_routing_partitioned_metadata_free(m);
@@ -396,22 +436,25 @@ fn coalescer_and_throttle_from_several_threads() {
         );
         pulsar_routing_lookup_coalescer_free(c);
 
-        let (mut now, mut inf, mut q) = (false, 0, 0);
+        let (mut inf, mut q) = (0, 0);
         let t = t_addr as *mut pulsar_routing_lookup_throttle;
-        assert_eq!(
-            pulsar_routing_lookup_throttle_acquire(t, &mut now, &mut inf, &mut q),
-            S::Ok
-        );
+        let mut now = false;
+        assert_eq!(pulsar_routing_lookup_throttle_acquire(t, &mut now), S::Ok);
         assert!(now);
-        let _ = pulsar_routing_lookup_throttle_acquire(t, &mut now, &mut inf, &mut q);
-        assert_eq!(
-            pulsar_routing_lookup_throttle_acquire(t, &mut now, &mut inf, &mut q),
-            S::Ok
-        );
+        let _ = pulsar_routing_lookup_throttle_acquire(t, &mut now);
+        assert_eq!(pulsar_routing_lookup_throttle_acquire(t, &mut now), S::Ok);
         assert!(!now);
+        // Refused: the out-parameter keeps its value (outputs on success
+        // only); the counts come from `_counts`.
+        let mut untouched = true;
         assert_eq!(
-            pulsar_routing_lookup_throttle_acquire(t, &mut now, &mut inf, &mut q),
+            pulsar_routing_lookup_throttle_acquire(t, &mut untouched),
             S::LookupTooManyRequests
+        );
+        assert!(untouched);
+        assert_eq!(
+            pulsar_routing_lookup_throttle_counts(t, &mut inf, &mut q),
+            S::Ok
         );
         assert_eq!((inf, q), (2, 1));
         let mut send = false;
@@ -517,5 +560,171 @@ fn metadata_coalescer_keys_on_topic_and_both_pip344_flags() {
         );
         pulsar_routing_lookup_metadata_coalescer_free(c);
         pulsar_routing_lookup_metadata_coalescer_free(ptr::null_mut());
+    }
+}
+
+/// The metadata step's FAILED event carries the broker's message: the
+/// error text reports it after the server error, as Python's does; a
+/// retry timer before its `at_ms` is ignored and the retry stays due.
+#[test]
+fn metadata_failed_event_keeps_the_message_and_early_timers_are_ignored() {
+    let service = CString::new("pulsar://svc:6650").unwrap();
+    let mut m = ptr::null_mut();
+    let message = "Namespace bundle is being unloaded";
+    // SAFETY: valid pointers throughout.
+    unsafe {
+        assert_eq!(
+            pulsar_routing_partitioned_metadata_new(service.as_ptr(), ptr::null(), &mut m),
+            S::Ok
+        );
+        let mut a = action();
+        let event = |m, e, flag, code, msg: &str, now, a: &mut _| {
+            pulsar_routing_partitioned_metadata_on_event(
+                m,
+                e,
+                flag,
+                0,
+                code,
+                msg.as_ptr(),
+                msg.len(),
+                now,
+                a,
+            )
+        };
+        assert_eq!(
+            event(
+                m,
+                PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START,
+                false,
+                -1,
+                "",
+                0,
+                &mut a
+            ),
+            S::Ok
+        );
+        let _ = event(
+            m,
+            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED,
+            true,
+            -1,
+            "",
+            1,
+            &mut a,
+        );
+        // ServiceNotReady (6) is retriable.
+        assert_eq!(
+            event(
+                m,
+                PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_FAILED,
+                false,
+                6,
+                message,
+                2,
+                &mut a
+            ),
+            S::Ok
+        );
+        assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT);
+        assert_eq!((a.error, a.server_error), (S::LookupServerError, 6));
+        let at = a.at_ms;
+        assert!(at > 2);
+        let mut buf = [0u8; 256];
+        let mut written = 0;
+        assert_eq!(
+            pulsar_routing_partitioned_metadata_error_message(
+                m,
+                buf.as_mut_ptr(),
+                buf.len(),
+                &mut written
+            ),
+            S::Ok
+        );
+        let text = core::str::from_utf8(&buf[..written]).unwrap();
+        assert!(text.ends_with(&format!(": {message}")), "{text}");
+        // A NULL message needs a zero length.
+        assert_eq!(
+            pulsar_routing_partitioned_metadata_on_event(
+                m,
+                PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_FAILED,
+                false,
+                0,
+                6,
+                ptr::null(),
+                1,
+                3,
+                &mut a
+            ),
+            S::NullParameter
+        );
+        // Early timer: ignored, the retry still pending.
+        assert_eq!(
+            event(
+                m,
+                PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER,
+                false,
+                -1,
+                "",
+                at - 1,
+                &mut a
+            ),
+            S::Ok
+        );
+        assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_IGNORED);
+        assert_eq!(
+            event(
+                m,
+                PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER,
+                false,
+                -1,
+                "",
+                at,
+                &mut a
+            ),
+            S::Ok
+        );
+        assert_eq!(
+            (a.kind, a.attempt),
+            (PULSAR_ROUTING_LOOKUP_ACTION_CONNECT, 2)
+        );
+        pulsar_routing_partitioned_metadata_free(m);
+    }
+}
+
+/// The topic lookup's retry timer before its `at_ms` is ignored: the
+/// backoff cannot be cut short by an early or stale timer.
+#[test]
+fn topic_lookup_retry_timer_before_its_time_is_ignored() {
+    let service = CString::new("pulsar://svc:6650").unwrap();
+    let mut l = ptr::null_mut();
+    // SAFETY: valid pointers throughout.
+    unsafe {
+        assert_eq!(
+            pulsar_routing_topic_lookup_new(service.as_ptr(), ptr::null(), 4, &mut l),
+            S::Ok
+        );
+        let mut a = action();
+        assert_eq!(pulsar_routing_topic_lookup_start(l, 0, &mut a), S::Ok);
+        assert_eq!(
+            pulsar_routing_topic_lookup_on_connection_failed(l, 5, &mut a),
+            S::Ok
+        );
+        assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT);
+        let at = a.at_ms;
+        assert!(at > 5);
+        assert_eq!(
+            pulsar_routing_topic_lookup_on_retry_timer(l, at - 1, &mut a),
+            S::Ok
+        );
+        assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_IGNORED);
+        assert_eq!(
+            pulsar_routing_topic_lookup_on_retry_timer(l, at, &mut a),
+            S::Ok
+        );
+        assert_eq!(
+            (a.kind, a.attempt),
+            (PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP, 2)
+        );
+        pulsar_routing_topic_lookup_free(l);
     }
 }

@@ -799,6 +799,34 @@ void test_lookup() {
                "throttle: the driver retries a throttled lookup with Java's message");
     }
     expect(t.release(), "throttle: a release sends the queued one");
+    expect(t.counts() == std::make_pair(uint32_t{1}, uint32_t{0}),
+           "throttle: the queued one took the freed place");
+
+    // The partitioned-metadata events have their own constants (not the
+    // sender gate's metadata events), and a FAILED event carries the
+    // broker's message.
+    pulsar_routing_partitioned_metadata *md = nullptr;
+    pr::detail::check(pulsar_routing_partitioned_metadata_new(service.c_str(), nullptr, &md));
+    pulsar_routing_lookup_action ma{};
+    pr::detail::check(pulsar_routing_partitioned_metadata_on_event(
+        md, PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START, false, 0, -1, nullptr, 0, 0, &ma));
+    expect(ma.kind == PULSAR_ROUTING_LOOKUP_ACTION_CONNECT, "metadata: connect first");
+    pr::detail::check(pulsar_routing_partitioned_metadata_on_event(
+        md, PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED, true, 0, -1, nullptr, 0, 1, &ma));
+    const std::string why = "bundle unloading";
+    pr::detail::check(pulsar_routing_partitioned_metadata_on_event(
+        md, PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_FAILED, false, 0, 6,
+        reinterpret_cast<const uint8_t *>(why.data()), why.size(), 2, &ma));
+    expect(ma.kind == PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT && ma.server_error == 6,
+           "metadata: ServiceNotReady is retried");
+    uint8_t text[256];
+    size_t written = 0;
+    pr::detail::check(
+        pulsar_routing_partitioned_metadata_error_message(md, text, sizeof text, &written));
+    const std::string got(reinterpret_cast<const char *>(text), written);
+    expect(got.size() > why.size() && got.compare(got.size() - why.size(), why.size(), why) == 0,
+           "metadata: the error text ends with the broker's message");
+    pulsar_routing_partitioned_metadata_free(md);
 }
 
 } // namespace
