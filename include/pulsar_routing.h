@@ -1540,6 +1540,19 @@ typedef struct pulsar_routing_metadata_options {
 typedef uint32_t pulsar_routing_partitioned_metadata_event;
 
 /*
+ The Java client's `Backoff` (`initial` doubling up to `max`, cut once so
+ that the delays handed out since the first stay within
+ `mandatory_stop`), for an embedder that schedules its own retries; the
+ lookup drivers already use one inside. Caller-allocated and opaque:
+ initialise it with `pulsar_routing_backoff_init`. It holds no pointers,
+ so it may be copied; one backoff must not be used by two threads at
+ once.
+ */
+typedef struct pulsar_routing_backoff {
+  uint64_t _opaque[6];
+} pulsar_routing_backoff;
+
+/*
  Streaming MurmurHash3 x86_32 (seed 0) state, allocated by the caller: on
  the stack, inside another struct, anywhere. There is no heap allocation
  and no free function; dropping it is just forgetting it.
@@ -5520,6 +5533,62 @@ pulsar_routing_status pulsar_routing_lookup_throttle_counts(const struct pulsar_
  */
 pulsar_routing_status pulsar_routing_lookup_throttle_release(const struct pulsar_routing_lookup_throttle *throttle,
                                                              bool *send_queued_out);
+
+/*
+ A queued lookup was abandoned before it was sent (its caller gave up):
+ `*cancelled_out` is false when none was queued.
+
+ Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+ The handle stays the caller's (borrowed).
+
+ # Safety
+ `throttle` must be a live handle and `cancelled_out` valid for writing.
+ */
+pulsar_routing_status pulsar_routing_lookup_throttle_cancel_queued(const struct pulsar_routing_lookup_throttle *throttle,
+                                                                   bool *cancelled_out);
+
+/*
+ Initialises `backoff`: Java's producer uses 100 ms, 60000 ms and twice
+ the lookup timeout.
+
+ Returns `OK` or `NULL_PARAMETER`. Writes `backoff` only: thread-safe as
+ long as no other thread uses it. Allocates nothing.
+
+ # Safety
+ `backoff` must be valid for writing a `pulsar_routing_backoff`.
+ */
+pulsar_routing_status pulsar_routing_backoff_init(struct pulsar_routing_backoff *backoff,
+                                                  uint64_t initial_ms,
+                                                  uint64_t max_ms,
+                                                  uint64_t mandatory_stop_ms);
+
+/*
+ The next delay at `now_ms`, into `*delay_ms_out`. `random` stands for
+ Java's `Random.nextInt(delay / 10)`: the delay is lowered by
+ `random % (delay / 10)` when it is above 10 ms; pass 0 for none.
+
+ Returns `OK` or `NULL_PARAMETER`. Not thread-safe for one backoff.
+ Allocates nothing.
+
+ # Safety
+ `backoff` must be an initialised backoff and `delay_ms_out` valid for
+ writing.
+ */
+pulsar_routing_status pulsar_routing_backoff_next(struct pulsar_routing_backoff *backoff,
+                                                  uint64_t now_ms,
+                                                  uint32_t random,
+                                                  uint64_t *delay_ms_out);
+
+/*
+ Starts `backoff` over from its initial delay (Java's `reset()`).
+
+ Returns `OK` or `NULL_PARAMETER`. Not thread-safe for one backoff.
+ Allocates nothing.
+
+ # Safety
+ `backoff` must be an initialised backoff.
+ */
+pulsar_routing_status pulsar_routing_backoff_reset(struct pulsar_routing_backoff *backoff);
 
 /*
  Pulsar's `Murmur3_32Hash` of `data`: MurmurHash3 x86_32, seed 0, masked

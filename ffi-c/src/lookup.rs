@@ -19,10 +19,10 @@ use std::ffi::CString;
 use std::sync::Mutex;
 
 use pulsar_routing_core::lookup::{
-    Admission, AttemptError, Hop, InFlightLookup, LookupAction, LookupCoalescer, LookupError,
-    LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataAction,
-    MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError,
-    TopicLookup,
+    Admission, AttemptError, Backoff, Hop, InFlightLookup, LookupAction, LookupCoalescer,
+    LookupError, LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType,
+    MetadataAction, MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse,
+    ServerError, TopicLookup,
 };
 
 use crate::error::pulsar_routing_status;
@@ -1576,6 +1576,110 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_release(
         let out = try_out!(send_queued_out);
         let mut t = t.lock().unwrap_or_else(|p| p.into_inner());
         out.write(t.release());
+        pulsar_routing_status::Ok
+    }
+}
+
+/// A queued lookup was abandoned before it was sent (its caller gave up):
+/// `*cancelled_out` is false when none was queued.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Safe to call from several threads.
+/// The handle stays the caller's (borrowed).
+///
+/// # Safety
+/// `throttle` must be a live handle and `cancelled_out` valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_lookup_throttle_cancel_queued(
+    throttle: *const pulsar_routing_lookup_throttle,
+    cancelled_out: *mut bool,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let t = try_box_ref!(throttle);
+        let out = try_out!(cancelled_out);
+        let mut t = t.lock().unwrap_or_else(|p| p.into_inner());
+        out.write(t.cancel_queued());
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The Java client's `Backoff` (`initial` doubling up to `max`, cut once so
+/// that the delays handed out since the first stay within
+/// `mandatory_stop`), for an embedder that schedules its own retries; the
+/// lookup drivers already use one inside. Caller-allocated and opaque:
+/// initialise it with `pulsar_routing_backoff_init`. It holds no pointers,
+/// so it may be copied; one backoff must not be used by two threads at
+/// once.
+#[repr(C)]
+pub struct pulsar_routing_backoff {
+    _opaque: [u64; 6],
+}
+
+inline_castable!(pulsar_routing_backoff => Backoff);
+
+/// Initialises `backoff`: Java's producer uses 100 ms, 60000 ms and twice
+/// the lookup timeout.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Writes `backoff` only: thread-safe as
+/// long as no other thread uses it. Allocates nothing.
+///
+/// # Safety
+/// `backoff` must be valid for writing a `pulsar_routing_backoff`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_backoff_init(
+    backoff: *mut pulsar_routing_backoff,
+    initial_ms: u64,
+    max_ms: u64,
+    mandatory_stop_ms: u64,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        if backoff.is_null() {
+            return pulsar_routing_status::NullParameter;
+        }
+        // SAFETY: non-NULL, and the caller's contract makes it writable.
+        unsafe { crate::ffi::inline_init(backoff, Backoff::new(initial_ms, max_ms, mandatory_stop_ms)) };
+        pulsar_routing_status::Ok
+    }
+}
+
+/// The next delay at `now_ms`, into `*delay_ms_out`. `random` stands for
+/// Java's `Random.nextInt(delay / 10)`: the delay is lowered by
+/// `random % (delay / 10)` when it is above 10 ms; pass 0 for none.
+///
+/// Returns `OK` or `NULL_PARAMETER`. Not thread-safe for one backoff.
+/// Allocates nothing.
+///
+/// # Safety
+/// `backoff` must be an initialised backoff and `delay_ms_out` valid for
+/// writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_backoff_next(
+    backoff: *mut pulsar_routing_backoff,
+    now_ms: u64,
+    random: u32,
+    delay_ms_out: *mut u64,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let b: &mut Backoff = try_inline_mut!(backoff);
+        let out = try_out!(delay_ms_out);
+        out.write(b.next(now_ms, random));
+        pulsar_routing_status::Ok
+    }
+}
+
+/// Starts `backoff` over from its initial delay (Java's `reset()`).
+///
+/// Returns `OK` or `NULL_PARAMETER`. Not thread-safe for one backoff.
+/// Allocates nothing.
+///
+/// # Safety
+/// `backoff` must be an initialised backoff.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_backoff_reset(
+    backoff: *mut pulsar_routing_backoff,
+) -> pulsar_routing_status {
+    ffi_panic_boundary! {
+        let b: &mut Backoff = try_inline_mut!(backoff);
+        b.reset();
         pulsar_routing_status::Ok
     }
 }

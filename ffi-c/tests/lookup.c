@@ -277,7 +277,46 @@ static void coalescer_and_throttle(void) {
     CHECK(in_flight == 5000 && queued == 45000);
     bool send_queued = false;
     CHECK(pulsar_routing_lookup_throttle_release(t, &send_queued) == S(OK) && send_queued);
+    /* A queued lookup given up before it was sent leaves the queue. */
+    bool cancelled = false;
+    CHECK(pulsar_routing_lookup_throttle_cancel_queued(t, &cancelled) == S(OK) && cancelled);
+    CHECK(pulsar_routing_lookup_throttle_counts(t, &in_flight, &queued) == S(OK));
+    CHECK(in_flight == 5000 && queued == 44998);
     pulsar_routing_lookup_throttle_free(t);
+
+    pulsar_routing_lookup_throttle *empty = NULL;
+    CHECK(pulsar_routing_lookup_throttle_new(1, 1, &empty) == S(OK));
+    cancelled = true;
+    CHECK(pulsar_routing_lookup_throttle_cancel_queued(empty, &cancelled) == S(OK) && !cancelled);
+    pulsar_routing_lookup_throttle_free(empty);
+}
+
+/* Java's Backoff without jitter: 100 ms doubling, and once the delays
+   handed out since the first would pass the mandatory stop (1000 ms here),
+   one delay cut to what is left (never below the initial delay). */
+static void backoff(void) {
+    pulsar_routing_backoff b;
+    uint64_t delay = 0;
+    CHECK(pulsar_routing_backoff_init(&b, 100, 60000, 1000) == S(OK));
+    const uint64_t now[] = {0, 100, 300, 700, 1000};
+    const uint64_t expected[] = {100, 200, 400, 300, 1600};
+    for (size_t i = 0; i < sizeof now / sizeof now[0]; i++) {
+        CHECK(pulsar_routing_backoff_next(&b, now[i], 0, &delay) == S(OK) && delay == expected[i]);
+    }
+    /* The random draw lowers a delay by at most a tenth. */
+    CHECK(pulsar_routing_backoff_reset(&b) == S(OK));
+    CHECK(pulsar_routing_backoff_next(&b, 0, 0, &delay) == S(OK) && delay == 100);
+    CHECK(pulsar_routing_backoff_next(&b, 100, 19, &delay) == S(OK) && delay == 200 - 19);
+    CHECK(pulsar_routing_backoff_next(&b, 300, 40 + 7, &delay) == S(OK) && delay == 400 - 7);
+
+    delay = 77;
+    CHECK(pulsar_routing_backoff_init(NULL, 100, 60000, 1000) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_backoff_next(NULL, 0, 0, &delay) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_backoff_next(&b, 0, 0, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_backoff_reset(NULL) == S(NULL_PARAMETER));
+    CHECK(delay == 77);
+    bool flag = true;
+    CHECK(pulsar_routing_lookup_throttle_cancel_queued(NULL, &flag) == S(NULL_PARAMETER) && flag);
 }
 
 static void null_arguments(void) {
@@ -508,6 +547,7 @@ int main(void) {
     coalescer_and_throttle();
     null_arguments();
     metadata_coalescer();
+    backoff();
     printf("%u passed, %u failed\n", passed, failed);
     return failed ? 1 : 0;
 }

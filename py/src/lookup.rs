@@ -1127,6 +1127,15 @@ impl PyLookupThrottle {
             .release()
     }
 
+    /// A queued lookup was abandoned before it was sent: False when none
+    /// was queued.
+    fn cancel_queued(&self) -> bool {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .cancel_queued()
+    }
+
     /// Lookups in flight.
     #[getter]
     fn in_flight(&self) -> u32 {

@@ -208,6 +208,11 @@ def test_throttle_limits() -> None:
     assert str(info.value).startswith("Requests number out of config")
     assert t.release()
     assert (t.in_flight, t.queued) == (2, 0)
+    # A queued lookup given up before it was sent leaves the queue.
+    assert t.acquire() == "queued"
+    assert t.cancel_queued()
+    assert (t.in_flight, t.queued) == (2, 0)
+    assert not t.cancel_queued()
 
 
 def test_coalescer_keys_are_maps_and_exact() -> None:
