@@ -1,6 +1,6 @@
 """Peak memory and time of the planner's file analysis on a large Parquet file.
 
-    python py/bench/bench_memory.py [--rows 100000000] [--distinct 1000000] [--keep DIR]
+    python py/bench/bench_memory.py [--rows 100000000] [--distinct 1000000] [--analysis skew] [--keep DIR]
 
 Writes a Parquet file of ``--rows`` 16-character hex keys (``--distinct``
 different ones, each repeated about equally; default 1,000,000, as message
@@ -9,6 +9,8 @@ so the generator itself never holds more than one chunk. Then runs
 
     python -m pulsar_routing plan skew --file FILE -n 12 16 --json
 
+(or another file-driven analysis with ``--analysis``: ``drift`` from 12 to
+16 partitions, ``divergence``, ``clients``, ``partitions``, ``key-shared``)
 in a child process and reports its wall time and its peak resident memory
 (``ru_maxrss`` of that child, from ``os.wait4``), with the counting mode the
 report says it used: ``exact`` while the distinct keys fit (up to the
@@ -37,6 +39,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 GOAL_BYTES = 1 << 30
+# The plan command of each analysis, after ``--file FILE``.
+ANALYSES: dict[str, list[str]] = {
+    "skew": ["skew", "-n", "12", "16"],
+    "drift": ["drift", "--from", "12", "--to", "16"],
+    "divergence": ["divergence", "-n", "12", "16"],
+    "clients": ["clients", "-n", "12"],
+    "partitions": ["partitions", "--peak-write", "60000", "--per-partition-write", "5000"],
+    "key-shared": ["key-shared", "-c", "7"],
+}
 HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 
 
@@ -81,12 +92,36 @@ def run_child(argv: Sequence[str]) -> tuple[float, float, int, str]:
         return wall, usage.ru_utime + usage.ru_stime, int(usage.ru_maxrss) * 1024, out.read()
 
 
+def counting(report: Any) -> str:
+    """The counting a JSON report says it used: ``exact`` or ``sketch``."""
+    if isinstance(report, dict):
+        for field in ("mode", "counting"):
+            if isinstance(report.get(field), str):
+                return str(report[field])
+        for value in report.values():
+            found = counting(value)
+            if found != "unknown":
+                return found
+    elif isinstance(report, list):
+        for value in report:
+            found = counting(value)
+            if found != "unknown":
+                return found
+    elif isinstance(report, str):
+        for mode in ("exact", "sketch"):
+            if f"({mode} counting)" in report:
+                return mode
+    return "unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000_000, help="keys in the file (default: %(default)s)")
     parser.add_argument("--distinct", type=int, default=1_000_000, help="different keys (default: %(default)s)")
     parser.add_argument("--chunk", type=int, default=1_000_000, help="rows per row group (default: %(default)s)")
-    parser.add_argument("--max-distinct", type=int, help="passed to plan skew (default: the planner's)")
+    parser.add_argument("--analysis", choices=sorted(ANALYSES), default="skew",
+                        help="the plan analysis to run (default: %(default)s)")
+    parser.add_argument("--max-distinct", type=int, help="passed to the analysis (default: the planner's)")
     parser.add_argument("--keep", metavar="DIR", help="write the file here and keep it (default: a temp dir)")
     args = parser.parse_args(argv)
     if not 1 <= args.distinct <= args.rows:
@@ -106,21 +141,23 @@ def main(argv: Sequence[str] | None = None) -> None:
         _, _, baseline, _ = run_child(
             [python, "-c", "import pyarrow.parquet, pulsar_routing.plan.cli, pulsar_routing.plan.sketch"]
         )
-        command = [python, "-m", "pulsar_routing", "plan", "skew", "--file", str(path), "-n", "12", "16", "--json"]
+        name, *options = ANALYSES[args.analysis]
+        shown = ["plan", name, "--file", "FILE", *options, "--json"]
         if args.max_distinct is not None:
-            command += ["--max-distinct", str(args.max_distinct)]
+            shown += ["--max-distinct", str(args.max_distinct)]
+        command = [python, "-m", "pulsar_routing", *(str(path) if a == "FILE" else a for a in shown)]
         wall, cpu, peak, out = run_child(command)
         report = json.loads(out)
-        sketched = "mode" in report
-        mode = report["mode"] if sketched else report["reports"][0]["counting"]
+        mode = counting(report)
+        distinct = report.get("distinct_keys") if isinstance(report, dict) else None
 
         mib = 1 << 20
         print(f"file: {args.rows:,} rows, {args.distinct:,} distinct 16-byte keys, "
               f"{path.stat().st_size / mib:,.0f} MiB Parquet ({written})")
-        print(f"command: python -m pulsar_routing plan skew --file FILE -n 12 16 --json"
-              + (f" --max-distinct {args.max_distinct}" if args.max_distinct is not None else ""))
+        print(f"command: python -m pulsar_routing {' '.join(shown)}")
         print(f"analysed: {args.rows:,} rows in {wall:.1f} s wall, {cpu:.1f} s CPU "
-              f"({args.rows / cpu / 1e6:.2f} M rows per CPU second), {mode} counting")
+              f"({args.rows / cpu / 1e6:.2f} M rows per CPU second), {mode} counting"
+              + (f", {distinct:,} distinct keys reported" if isinstance(distinct, int) else ""))
         print(f"peak RSS: {peak / mib:,.0f} MiB (imports alone: {baseline / mib:,.0f} MiB); "
               f"goal <= {GOAL_BYTES / mib:,.0f} MiB: {'met' if peak <= GOAL_BYTES else 'NOT met'}")
 

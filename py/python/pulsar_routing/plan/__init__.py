@@ -18,7 +18,11 @@ going live:
 * :func:`producer_queue`: ``maxPendingMessages`` and its memory.
 
 Keys come as Python sequences, numpy or pyarrow arrays (:func:`key_sample`)
-or files (:func:`read_keys`). Every result is a dataclass with
+or files (:func:`read_keys`; :func:`file_batches` streams a file into
+``stream_skew``, :func:`stream_drift`, :func:`stream_divergence`,
+:func:`stream_client_divergence`, :func:`stream_partitions` and
+:func:`stream_key_shared`, exact while the distinct keys fit and sampled
+past that). Every result is a dataclass with
 ``to_dict()``, ``to_json()`` and a table ``str()``. :func:`run_demo` runs
 everything on built-in demo data.
 
@@ -73,8 +77,22 @@ from .results import (
 )
 from .skew import SCHEMES, analyze_skew, skew
 from .stats import uniform_baseline
+from .stream import (
+    DistinctSample,
+    stream_client_divergence,
+    stream_divergence,
+    stream_drift,
+    stream_key_shared,
+    stream_partitions,
+)
 
 __all__ = [
+    "DistinctSample",
+    "stream_client_divergence",
+    "stream_divergence",
+    "stream_drift",
+    "stream_key_shared",
+    "stream_partitions",
     "DEFAULT_CLIENT_SETUPS",
     "PROFILES",
     "SCHEMES",

@@ -154,6 +154,49 @@ class _Progress:
         return cls(args.file, total)
 
 
+def _streamed(args: argparse.Namespace, run: Callable[..., Result], *positional: Any, **options: Any) -> Result | None:
+    """Runs a ``stream_*`` function on ``--file`` read once, in batches; None without ``--file``.
+
+    Exact while the distinct keys fit in ``--max-distinct``; past that the
+    analysis goes on with sketches or says it cannot, and the report says
+    which counting it used.
+    """
+    if not args.file:
+        if args.max_distinct is not None:
+            raise PlanInputError("--max-distinct streams a --file (text, CSV or Parquet)")
+        return None
+    from .inputs import file_batches
+    from .sketch import MAX_DISTINCT
+
+    sources = sum(bool(x) for x in (getattr(args, "keys", None), args.file, args.demo_data))
+    if sources > 1:
+        raise PlanInputError("give keys, --file or --demo-data, not several")
+    progress = _Progress.for_file(args)
+    try:
+        return run(
+            file_batches(
+                args.file,
+                format=args.format,
+                key_column=args.key_column,
+                weight_column=args.weight_column,
+                progress=progress,
+            ),
+            *positional,
+            source=Path(args.file).name,
+            max_distinct=MAX_DISTINCT if args.max_distinct is None else args.max_distinct,
+            **options,
+        )
+    finally:
+        if progress is not None:
+            progress.done()
+
+
+def _max_distinct_arg(p: argparse.ArgumentParser, past: str) -> None:
+    p.add_argument("--max-distinct", type=int, metavar="K",
+                   help=f"--file: count exactly up to K distinct keys (default: 3,000,000), then {past}; "
+                   "the report says which")
+
+
 def _need(sample: KeySample | None) -> KeySample:
     assert sample is not None
     if sample.total_weight <= 0:
@@ -210,23 +253,36 @@ def _skew(args: argparse.Namespace) -> Result:
 
 def _partitions(args: argparse.Namespace) -> Result:
     from .partitions import recommend_partitions
+    from .stream import stream_partitions
 
+    options: dict[str, Any] = dict(
+        peak_read=args.peak_read,
+        per_partition_read=args.per_partition_read,
+        headroom=args.headroom,
+        scheme=args.scheme,
+        consumers=args.consumers,
+    )
+    streamed = _streamed(args, stream_partitions, args.peak_write, args.per_partition_write, **options)
+    if streamed is not None:
+        return streamed
     sample = _sample(args)
     return recommend_partitions(
         args.peak_write,
         args.per_partition_write,
-        peak_read=args.peak_read,
-        per_partition_read=args.per_partition_read,
-        headroom=args.headroom,
         keys=_need(sample) if sample is not None else None,
-        scheme=args.scheme,
-        consumers=args.consumers,
+        **options,
     )
 
 
 def _drift(args: argparse.Namespace) -> Result:
     from .drift import drift
+    from .stream import stream_drift
 
+    streamed = _streamed(
+        args, stream_drift, args.from_partitions, args.to_partitions, args.scheme, list_moved=args.list_moved
+    )
+    if streamed is not None:
+        return streamed
     return drift(
         _need(_sample(args)),
         args.from_partitions,
@@ -238,14 +294,22 @@ def _drift(args: argparse.Namespace) -> Result:
 
 def _divergence(args: argparse.Namespace) -> Result:
     from .drift import divergence
+    from .stream import stream_divergence
 
     a, b = args.schemes
+    streamed = _streamed(args, stream_divergence, args.partitions, a, b)
+    if streamed is not None:
+        return streamed
     return divergence(_need(_sample(args)), args.partitions, a, b)
 
 
 def _clients(args: argparse.Namespace) -> Result:
     from .clients import client_divergence
+    from .stream import stream_client_divergence
 
+    streamed = _streamed(args, stream_client_divergence, args.partitions, args.setups)
+    if streamed is not None:
+        return streamed
     return client_divergence(_need(_sample(args)), args.partitions, args.setups)
 
 
@@ -294,6 +358,13 @@ def _key_shared(args: argparse.Namespace) -> Result:
 
     consumers: int | list[str] = list(args.consumer_names) if args.consumer_names else args.consumers
     selectors = SELECTORS if args.selector == "all" else (args.selector,)
+    from .stream import stream_key_shared
+
+    streamed = _streamed(
+        args, stream_key_shared, consumers, selectors, points=args.points, join=not args.no_join, leave=args.leave
+    )
+    if streamed is not None:
+        return streamed
     return analyze_key_shared(
         _need(_sample(args)),
         consumers,
@@ -396,19 +467,23 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     p.add_argument("--consumers", type=int, metavar="C", help="consumers of an Exclusive/Failover subscription")
     p.add_argument("--scheme", choices=SCHEMES, default="java_string", help="hashing scheme (default: %(default)s)")
     _key_args(p, required=False)
+    _max_distinct_arg(p, "exact loads per count and a heavy-hitter summary for the hottest key")
 
     p = command("drift", _drift, "the keys and traffic that change partition from N to M partitions")
     _key_args(p)
     p.add_argument("--from", dest="from_partitions", type=_count, required=True, metavar="N")
     p.add_argument("--to", dest="to_partitions", type=_count, required=True, metavar="M")
     p.add_argument("--scheme", choices=SCHEMES, default="java_string", help="hashing scheme (default: %(default)s)")
-    p.add_argument("--list-moved", type=int, metavar="K", help="list the K heaviest moved keys (0: all)")
+    p.add_argument("--list-moved", type=int, metavar="K",
+                   help="list the K heaviest moved keys (0: all; exact counting only)")
+    _max_distinct_arg(p, "key shares from a uniform sample of the distinct keys (traffic stays exact)")
 
     p = command("divergence", _divergence, "the share of keys two hashing schemes route differently", picture=False)
     _key_args(p)
     p.add_argument("-n", "--partitions", nargs="+", type=_count, default=[12, 16], metavar="N")
     p.add_argument("--schemes", nargs=2, default=list(SCHEMES), metavar="SCHEME",
                    help="two Java schemes or client setups (go, cpp:java_string, kafka, ...; default: %(default)s)")
+    _max_distinct_arg(p, "key shares from a uniform sample of the distinct keys (traffic stays exact)")
 
     p = command("clients", _clients, "the share of keys every pair of client setups routes differently",
                 picture=False)
@@ -416,6 +491,7 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     p.add_argument("-n", "--partitions", nargs="+", type=_count, default=[12, 16], metavar="N")
     p.add_argument("--setups", nargs="+", default=list(DEFAULT_CLIENT_SETUPS), metavar="SETUP",
                    help="client setups: PROFILE[:OPTION] or kafka[:PARTITIONER] (default: %(default)s)")
+    _max_distinct_arg(p, "key shares from a uniform sample of the distinct keys (traffic stays exact)")
 
     p = command("bundles", _bundles, "topic-partitions over namespace bundles, bundle count and split impact")
     p.add_argument("topics", nargs="*", metavar="TOPIC", help="topic names")
@@ -445,6 +521,7 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     p.add_argument("--points", type=_count, default=100, help="consistent hashing points (default: %(default)s)")
     p.add_argument("--leave", metavar="NAME", help="the consumer that leaves (default: the last)")
     p.add_argument("--no-join", action="store_true", help="skip the join analysis")
+    _max_distinct_arg(p, "stop with an error (the rebalance analysis counts exactly only)")
 
     p = command("queue", _queue, "producer maxPendingMessages for a reconnect window, and its memory", picture=False)
     p.add_argument("--peak", type=_non_negative, required=True, metavar="MSG/S", help="peak messages per second")

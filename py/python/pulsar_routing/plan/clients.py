@@ -116,12 +116,16 @@ def client_divergence(
                         keyless_keys=int(((pa < 0) | (pb < 0)).sum()),
                     )
                 )
-    notes = [
+    return ClientDivergenceReport(
+        setups=used, distinct_keys=distinct, partitions=counts, pairs=pairs, skipped=skipped, notes=client_notes()
+    )
+
+
+def client_notes() -> list[str]:
+    """The notes of a cross-client divergence report."""
+    return [
         "Producers of one topic that route a key differently split it over two partitions, and its order "
         "with it: give them one scheme (Murmur3_32Hash is the one Java, Go and C++ agree on for every key; "
         "pulsar-rs and DotPulsar match them only for a power-of-two partition count).",
         "Go hashes UTF-8 bytes without Java's mask: on ASCII keys it agrees with Java whenever n is a power of two.",
     ]
-    return ClientDivergenceReport(
-        setups=used, distinct_keys=distinct, partitions=counts, pairs=pairs, skipped=skipped, notes=notes
-    )

@@ -24,6 +24,22 @@ def expected_drift(from_partitions: int, to_partitions: int) -> float:
     return 1 - math.gcd(from_partitions, to_partitions) / max(from_partitions, to_partitions)
 
 
+def drift_notes(from_partitions: int, to_partitions: int) -> list[str]:
+    """The notes of a drift report from N to M partitions."""
+    notes = [
+        "Keys that move lose their order across the change: messages already in the old partition "
+        "may be consumed after newer ones in the new partition.",
+    ]
+    if to_partitions < from_partitions:
+        notes.append("Pulsar cannot reduce a topic's partitions: this is a new topic, not an update.")
+    if from_partitions != to_partitions and to_partitions % from_partitions == 0:
+        notes.append(
+            f"{to_partitions} is a multiple of {from_partitions}: a key either stays or moves to a partition "
+            f"p + k*{from_partitions}, so each old partition's keys split over {to_partitions // from_partitions}."
+        )
+    return notes
+
+
 def drift(
     keys: KeysLike,
     from_partitions: int,
@@ -56,17 +72,7 @@ def drift(
             MovedKey(key=k, weight=float(sample.weights[i]), from_partition=int(before[i]), to_partition=int(after[i]))
             for i, k in zip(order.tolist(), sample.keys_at(order))
         ]
-    notes = [
-        "Keys that move lose their order across the change: messages already in the old partition "
-        "may be consumed after newer ones in the new partition.",
-    ]
-    if to_partitions < from_partitions:
-        notes.append("Pulsar cannot reduce a topic's partitions: this is a new topic, not an update.")
-    if from_partitions != to_partitions and to_partitions % from_partitions == 0:
-        notes.append(
-            f"{to_partitions} is a multiple of {from_partitions}: a key either stays or moves to a partition "
-            f"p + k*{from_partitions}, so each old partition's keys split over {to_partitions // from_partitions}."
-        )
+    notes = drift_notes(from_partitions, to_partitions)
     return DriftReport(
         scheme=scheme,
         from_partitions=from_partitions,
@@ -128,10 +134,14 @@ def divergence(
                 expected_share=1 - 1 / n,
             )
         )
-    notes = [
+    return DivergenceReport(
+        scheme_a=scheme_a, scheme_b=scheme_b, distinct_keys=sample.distinct_keys, rows=rows, notes=divergence_notes()
+    )
+
+
+def divergence_notes() -> list[str]:
+    """The notes of a divergence report."""
+    return [
         "Producers that disagree on the scheme split one key over two partitions, and its order with it: "
         "give every producer of a topic the same scheme (Murmur3_32Hash is the one Java, C++ and Go all offer).",
     ]
-    return DivergenceReport(
-        scheme_a=scheme_a, scheme_b=scheme_b, distinct_keys=sample.distinct_keys, rows=rows, notes=notes
-    )

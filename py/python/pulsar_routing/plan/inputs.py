@@ -15,7 +15,7 @@ decimal text, as ``key(String.valueOf(id))`` would send them.
 Counting is exact: the distinct keys are held in memory, and files are read
 in batches, so memory follows the number of distinct keys, not of rows.
 Past what fits, :func:`file_batches` streams a file of any format into the
-sketches of :mod:`pulsar_routing.plan.sketch`.
+sketches of :mod:`pulsar_routing.plan.sketch` and :mod:`pulsar_routing.plan.stream`.
 """
 
 from __future__ import annotations
@@ -445,7 +445,8 @@ def read_keys(
 
     Counting is exact, so memory follows the number of distinct keys; for
     files with more distinct keys than fit, stream :func:`file_batches`
-    into :func:`pulsar_routing.plan.sketch.stream_skew`.
+    into :func:`pulsar_routing.plan.sketch.stream_skew` or the ``stream_*``
+    functions of :mod:`pulsar_routing.plan.stream`.
     """
     p, fmt = _check_file(path, format, key_column, weight_column, batch_rows)
     if fmt == "text":

@@ -11,6 +11,10 @@ are in any unit (msg/s, MB/s) as long as peak and capacity agree.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
 
 from .inputs import KeysLike, KeySample, WeightsLike, key_sample
 from .results import PartitionCandidate, PartitionPlan
@@ -32,12 +36,52 @@ def _ratio(peak: float | None, capacity: float | None, what: str) -> float:
     return peak / capacity
 
 
-def _hottest_share(sample: KeySample, n: int, scheme: str) -> tuple[float, float]:
-    _, load, _ = partition_loads(sample, n, scheme)
+@dataclass(frozen=True)
+class MeasuredLoads:
+    """The loads per partition of a sample measured elsewhere, for :func:`recommend_partitions`.
+
+    What a streamed file past memory gives (see
+    :func:`pulsar_routing.plan.stream_partitions`): ``loads`` holds the exact
+    load per partition (keyless messages spread evenly) for every count the
+    recommendation looks at (:func:`counts_needed`), and
+    ``hottest_key_share`` the estimated share of the heaviest key.
+    """
+
+    source: str
+    counting: str
+    total_weight: float
+    hottest_key_share: float
+    loads: dict[int, NDArray[np.float64]]
+
+
+def counts_needed(
+    peak_write: float,
+    per_partition_write: float,
+    *,
+    peak_read: float | None = None,
+    per_partition_read: float | None = None,
+    headroom: float = HEADROOM,
+    candidates: int = 3,
+) -> range:
+    """Every partition count :func:`recommend_partitions` may measure for these rates."""
+    theoretical = max(
+        _ratio(peak_write, per_partition_write, "write"), _ratio(peak_read, per_partition_read, "read")
+    )
+    recommended = max(1, math.ceil(round(theoretical * headroom, 9)))
+    searched = max(recommended * _SEARCH_FACTOR, recommended + _SEARCH_MIN)
+    return range(max(1, recommended - candidates), searched + candidates + 1)
+
+
+def _shares(load: NDArray[np.float64], n: int) -> tuple[float, float]:
     total = float(load.sum())
     if total <= 0:
         return 1.0, 1.0 / n
     return float(load.max() / load.mean()), float(load.max()) / total
+
+
+def _hottest_share(sample: KeySample, n: int, scheme: str) -> tuple[float, float]:
+    _, load, _ = partition_loads(sample, n, scheme)
+    return _shares(load, n)
 
 
 def recommend_partitions(
@@ -47,7 +91,7 @@ def recommend_partitions(
     peak_read: float | None = None,
     per_partition_read: float | None = None,
     headroom: float = HEADROOM,
-    keys: KeysLike | None = None,
+    keys: KeysLike | MeasuredLoads | None = None,
     weights: WeightsLike = None,
     scheme: str = "java_string",
     consumers: int | None = None,
@@ -58,7 +102,7 @@ def recommend_partitions(
     ``consumers``, if given, is the consumer count of an Exclusive or
     Failover subscription: one consumer per partition is active, so a count
     below it leaves consumers idle. ``candidates`` counts shown on each
-    side of the recommendation.
+    side of the recommendation. ``keys`` may also be :class:`MeasuredLoads`.
     """
     if (peak_read is None) != (per_partition_read is None):
         raise ValueError("give both peak_read and per_partition_read, or neither")
@@ -70,15 +114,24 @@ def recommend_partitions(
         _ratio(peak_write, per_partition_write, "write"), _ratio(peak_read, per_partition_read, "read")
     )
     recommended = max(1, math.ceil(round(theoretical * headroom, 9)))
-    sample = key_sample(keys, weights) if keys is not None else None
+    sample: KeySample | MeasuredLoads | None = None
+    if isinstance(keys, MeasuredLoads):
+        sample = keys
+    elif keys is not None:
+        sample = key_sample(keys, weights)
     notes: list[str] = []
 
     measured: dict[int, tuple[float, float]] = {}
 
     def measure(n: int) -> tuple[float, float]:
         if n not in measured:
-            assert sample is not None
-            measured[n] = _hottest_share(sample, n, scheme)
+            if isinstance(sample, MeasuredLoads):
+                if n not in sample.loads:
+                    raise ValueError(f"the measured loads have no count {n}: measure counts_needed(...)")
+                measured[n] = _shares(sample.loads[n], n)
+            else:
+                assert sample is not None
+                measured[n] = _hottest_share(sample, n, scheme)
         return measured[n]
 
     adjusted: int | None = None
@@ -87,7 +140,10 @@ def recommend_partitions(
     if sample is not None:
         if sample.total_weight <= 0:
             raise ValueError("the sample has no messages (all weights are 0)")
-        hottest_key = float(sample.weights.max()) / sample.total_weight if sample.distinct_keys else 0.0
+        if isinstance(sample, MeasuredLoads):
+            hottest_key = sample.hottest_key_share
+        else:
+            hottest_key = float(sample.weights.max()) / sample.total_weight if sample.distinct_keys else 0.0
         searched = max(recommended * _SEARCH_FACTOR, recommended + _SEARCH_MIN)
         if hottest_key * theoretical > 1:
             notes.append(
@@ -181,5 +237,6 @@ def recommend_partitions(
         consumers=consumers,
         candidates=rows,
         notes=notes,
+        counting=sample.counting if sample is not None else None,
     )
 

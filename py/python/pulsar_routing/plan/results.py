@@ -400,6 +400,7 @@ class PartitionPlan(Result):
     consumers: int | None
     candidates: list[PartitionCandidate]
     notes: list[str] = field(default_factory=list)
+    counting: str | None = None
 
     def render(self) -> str:
         read = (
@@ -423,7 +424,7 @@ class PartitionPlan(Result):
                 else f"none up to {self.searched_up_to} partitions"
             )
             parts.append(
-                f"measured on {self.sample} ({self.scheme}): max/mean {ratio(self.measured_max_mean)} at "
+                f"measured on {self.sample} ({self.scheme}, {self.counting or 'exact'} counting): max/mean {ratio(self.measured_max_mean)} at "
                 f"{self.recommended}; skew-adjusted count: {adjusted}"
             )
         header = ["partitions", "max/mean", "hottest share", "hottest at peak"]
@@ -444,6 +445,23 @@ class PartitionPlan(Result):
 
 
 # ---------------------------------------------------------------- 3. drift
+
+
+def _counting_line(
+    counting: str,
+    key_sample: int | None,
+    distinct_low: int | None,
+    distinct_high: int | None,
+    intervals: list[tuple[str, float | None, float | None]],
+) -> str:
+    """Which counting a report used; in sketch mode, the sample and the 95% intervals of the key shares."""
+    if counting != "sketch":
+        return "(exact counting: every distinct key; traffic shares are exact)"
+    shown = "; ".join(f"{what} {pct(low)}..{pct(high)}" for what, low, high in intervals if low is not None)
+    return (
+        f"(sketch counting: traffic shares and loads are exact; key shares come from a uniform sample of "
+        f"{num(key_sample)} distinct keys, 95%: {shown}; distinct keys {num(distinct_low)}..{num(distinct_high)})"
+    )
 
 
 @dataclass(frozen=True)
@@ -482,6 +500,12 @@ class DriftReport(Result):
     max_mean_after: float
     moved: list[MovedKey] | None
     notes: list[str] = field(default_factory=list)
+    counting: str = "exact"
+    key_sample: int | None = None
+    moved_key_share_low: float | None = None
+    moved_key_share_high: float | None = None
+    distinct_keys_low: int | None = None
+    distinct_keys_high: int | None = None
 
     def render(self) -> str:
         parts = [
@@ -493,8 +517,12 @@ class DriftReport(Result):
                     ["uniform hashing", pct(self.expected_share), pct(self.expected_share)],
                 ],
             ),
-            f"{self.moved_keys:,} of {self.distinct_keys:,} keys move; max/mean "
-            f"{ratio(self.max_mean_before)} before, {ratio(self.max_mean_after)} after.",
+            f"{'about ' if self.counting == 'sketch' else ''}{self.moved_keys:,} of {self.distinct_keys:,} keys "
+            f"move; max/mean {ratio(self.max_mean_before)} before, {ratio(self.max_mean_after)} after.",
+            _counting_line(
+                self.counting, self.key_sample, self.distinct_keys_low, self.distinct_keys_high,
+                [("moved keys", self.moved_key_share_low, self.moved_key_share_high)],
+            ),
         ]
         if self.moved is not None:
             shown = self.moved[:20]
@@ -523,6 +551,8 @@ class DivergenceRow(Result):
     differing_key_share: float
     differing_traffic_share: float
     expected_share: float
+    differing_key_share_low: float | None = None
+    differing_key_share_high: float | None = None
 
     def render(self) -> str:
         return f"n={self.partitions}: {pct(self.differing_key_share)} of keys"
@@ -541,6 +571,10 @@ class DivergenceReport(Result):
     distinct_keys: int
     rows: list[DivergenceRow]
     notes: list[str] = field(default_factory=list)
+    counting: str = "exact"
+    key_sample: int | None = None
+    distinct_keys_low: int | None = None
+    distinct_keys_high: int | None = None
 
     def render(self) -> str:
         parts = [
@@ -551,6 +585,10 @@ class DivergenceReport(Result):
                     [str(r.partitions), pct(r.differing_key_share), pct(r.differing_traffic_share), pct(r.expected_share)]
                     for r in self.rows
                 ],
+            ),
+            _counting_line(
+                self.counting, self.key_sample, self.distinct_keys_low, self.distinct_keys_high,
+                [(f"n={r.partitions}", r.differing_key_share_low, r.differing_key_share_high) for r in self.rows],
             ),
         ]
         if self.notes:
@@ -574,6 +612,8 @@ class ClientDivergencePair(Result):
     differing_key_share: float
     differing_traffic_share: float
     keyless_keys: int
+    differing_key_share_low: float | None = None
+    differing_key_share_high: float | None = None
 
     def render(self) -> str:
         return f"{self.setup_a} vs {self.setup_b}, n={self.partitions}: {pct(self.differing_key_share)} of keys"
@@ -593,6 +633,10 @@ class ClientDivergenceReport(Result):
     pairs: list[ClientDivergencePair]
     skipped: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    counting: str = "exact"
+    key_sample: int | None = None
+    distinct_keys_low: int | None = None
+    distinct_keys_high: int | None = None
 
     def share(self, setup_a: str, setup_b: str, partitions: int) -> float:
         """The share of keys two setups route differently (either order)."""
@@ -602,6 +646,15 @@ class ClientDivergenceReport(Result):
         if setup_a == setup_b and setup_a in self.setups and partitions in self.partitions:
             return 0.0
         raise KeyError((setup_a, setup_b, partitions))
+
+    def _widest(self) -> tuple[float | None, float | None]:
+        """The widest 95% interval of a pair's key share (sketch counting)."""
+        spans = [
+            (p.differing_key_share_low, p.differing_key_share_high)
+            for p in self.pairs
+            if p.differing_key_share_low is not None and p.differing_key_share_high is not None
+        ]
+        return max(spans, key=lambda s: s[1] - s[0]) if spans else (None, None)
 
     def render(self) -> str:
         header = ["setup A", "setup B", *(f"n={n}" for n in self.partitions)]
@@ -614,6 +667,10 @@ class ClientDivergenceReport(Result):
             table(header, rows),
             "",
             "  unrelated hashes: " + ", ".join(f"n={n}: {pct(1 - 1 / n)}" for n in self.partitions),
+            _counting_line(
+                self.counting, self.key_sample, self.distinct_keys_low, self.distinct_keys_high,
+                [("widest pair", *self._widest())] if self.counting == "sketch" else [],
+            ),
         ]
         if self.skipped:
             parts += ["", *(f"- skipped {s}: {why}" for s, why in self.skipped.items())]
