@@ -147,16 +147,21 @@ impl<'a> BundleLayout<'a> {
         let Repr::Explicit { boundaries, .. } = self.repr else {
             return self;
         };
+        let unindexed = Self {
+            repr: Repr::Explicit {
+                boundaries,
+                index: None,
+            },
+        };
         if table.len() < 2 {
-            return Self {
-                repr: Repr::Explicit {
-                    boundaries,
-                    index: None,
-                },
-            };
+            return unindexed;
         }
         let bits = table.len().ilog2().min(MAX_INDEX_BITS);
-        let table = &mut table[..1 << bits];
+        // Always within `table` (2^bits <= len); `get_mut` keeps a panic
+        // path out of the build all the same.
+        let Some(table) = table.get_mut(..1 << bits) else {
+            return unindexed;
+        };
         let shift = 32 - bits;
         // One merge pass: bucket starts and boundaries both ascend.
         let mut at_or_below = 0usize;
