@@ -1,12 +1,13 @@
 //! pyarrow arrays read in place: the validity bitmap, offsets and data
-//! buffers of string, large_string, binary and large_binary arrays, visited
-//! one value at a time with the GIL released for long chunks.
+//! buffers of string, large_string, binary and large_binary arrays, mapped
+//! by a [`KeyBatch`] with the GIL released for long chunks.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyModule, PyString};
 
+use crate::batch::{KeyBatch, KeyRef};
 use crate::buffers::{ExportedBytes, detach_above};
 
 /// Chunks of at least this many values are read with the GIL released.
@@ -16,23 +17,13 @@ pub(crate) const DETACH_MIN_VALUES: usize = 1024;
 /// so that the bytes it checks are still in the cache when it hashes them.
 const MAP_BLOCK: usize = 1024;
 
-/// One value of an Arrow array.
+/// Which Arrow types a batch takes, and how a type error names them.
 #[derive(Clone, Copy)]
-pub(crate) enum ArrowValue<'a> {
-    Null,
-    /// A `string`/`large_string` value, checked to be UTF-8.
-    Text(&'a str),
-    /// A `binary`/`large_binary` value.
-    Bytes(&'a [u8]),
-}
-
-/// Which Arrow types a caller takes, and how a type error names them.
-#[derive(Clone, Copy)]
-pub(crate) struct ArrowTypes {
+struct ArrowTypes {
     /// What the values are, for messages: `"keys"`, `"topics"`.
-    pub(crate) what: &'static str,
+    what: &'static str,
     /// Whether `binary` and `large_binary` are accepted besides text.
-    pub(crate) binary: bool,
+    binary: bool,
 }
 
 /// The Arrow layouts read in place: 32- or 64-bit offsets, text or bytes.
@@ -42,63 +33,26 @@ struct ArrowLayout {
     text: bool,
 }
 
-/// Calls `visit` with every value of `values` in order, if it is a pyarrow
-/// `Array` or `ChunkedArray`, and returns whether it was one. pyarrow is
-/// never imported here: an object can only be a pyarrow array if the caller
-/// imported pyarrow first.
-pub(crate) fn for_each_arrow_value<F>(
-    py: Python<'_>,
-    values: &Bound<'_, PyAny>,
-    types: ArrowTypes,
-    visit: &mut F,
-) -> PyResult<bool>
-where
-    F: FnMut(ArrowValue<'_>) -> PyResult<()> + Send,
-{
-    let Some((pyarrow, chunks)) = arrow_chunks(py, values)? else {
-        return Ok(false);
-    };
-    let mut base = 0;
-    for chunk in &chunks {
-        let exports = ArrowExports::get(py, &pyarrow, chunk, types)?;
-        let columns = exports.columns()?;
-        // pyarrow buffers are immutable and the exports keep them alive.
-        detach_above(py, columns.len, DETACH_MIN_VALUES, || {
-            columns.visit(types.what, base, visit)
-        })?;
-        base += columns.len;
-    }
-    Ok(true)
-}
-
-/// What [`map_arrow_values`] makes of each value.
-pub(crate) trait ArrowMap: Sync {
-    /// One output per value.
-    type Out: Copy + Default + Send;
-    /// The output for a null.
-    fn null(&self) -> Self::Out;
-    /// The output for a `string`/`large_string` value.
-    fn text(&self, text: &str) -> Self::Out;
-    /// The output for a `binary`/`large_binary` value.
-    fn bytes(&self, bytes: &[u8]) -> Self::Out;
-}
-
 /// `map` applied to every value of `values`, in order, if it is a pyarrow
-/// `Array` or `ChunkedArray` (else `None`), with the same errors as
-/// [`for_each_arrow_value`].
+/// `Array` or `ChunkedArray` (else `None`). pyarrow is never imported here:
+/// an object can only be a pyarrow array if the caller imported pyarrow
+/// first.
 ///
 /// This is the hot path of batch routing: the output is allocated once, the
 /// layout and the presence of nulls are decided once per chunk rather than
 /// once per value, and `M` is a concrete type, so the loop over a chunk has
 /// no dynamic dispatch and the hash inlines into it.
-pub(crate) fn map_arrow_values<M: ArrowMap>(
+pub(crate) fn map_arrow_values<M: KeyBatch>(
     py: Python<'_>,
     values: &Bound<'_, PyAny>,
-    types: ArrowTypes,
     map: &M,
 ) -> PyResult<Option<Vec<M::Out>>> {
     let Some((pyarrow, chunks)) = arrow_chunks(py, values)? else {
         return Ok(None);
+    };
+    let types = ArrowTypes {
+        what: M::WHAT,
+        binary: M::BYTES,
     };
     let mut exports = Vec::with_capacity(chunks.len());
     let mut total = 0usize;
@@ -121,6 +75,7 @@ pub(crate) fn map_arrow_values<M: ArrowMap>(
             .split_at_mut_checked(columns.len)
             .ok_or_else(|| PyValueError::new_err("malformed Arrow array: its length changed"))?;
         rest = tail;
+        // pyarrow buffers are immutable and the exports keep them alive.
         detach_above(py, columns.len, DETACH_MIN_VALUES, || {
             columns.map_into(types.what, base, map, slots)
         })?;
@@ -305,7 +260,7 @@ impl ArrowColumns<'_> {
     /// Visits every item; `check` has passed.
     fn visit<F>(&self, what: &str, base: usize, visit: &mut F) -> PyResult<()>
     where
-        F: FnMut(ArrowValue<'_>) -> PyResult<()>,
+        F: FnMut(KeyRef<'_>) -> PyResult<()>,
     {
         if self.len == 0 {
             return Ok(());
@@ -324,7 +279,7 @@ impl ArrowColumns<'_> {
         visit: &mut F,
     ) -> PyResult<()>
     where
-        F: FnMut(ArrowValue<'_>) -> PyResult<()>,
+        F: FnMut(KeyRef<'_>) -> PyResult<()>,
     {
         let window = &self.offsets[self.offset * WIDTH..(self.offset + self.len + 1) * WIDTH];
         let offsets = window.chunks_exact(WIDTH).map(read_offset::<WIDTH>);
@@ -347,7 +302,7 @@ impl ArrowColumns<'_> {
         let bounds = offsets.clone().zip(offsets.skip(1));
         for (i, (start, end)) in bounds.enumerate() {
             if !self.is_valid(self.offset + i) {
-                visit(ArrowValue::Null)?;
+                visit(KeyRef::None)?;
                 continue;
             }
             let (start, end) = start.zip(end).ok_or_else(|| out_of_bounds(base + i))?;
@@ -356,7 +311,7 @@ impl ArrowColumns<'_> {
                 .get(start..end)
                 .ok_or_else(|| out_of_bounds(base + i))?;
             if !self.layout.text {
-                visit(ArrowValue::Bytes(value))?;
+                visit(KeyRef::Bytes(value))?;
                 continue;
             }
             let in_span = span.and_then(|(first, text)| {
@@ -366,14 +321,14 @@ impl ArrowColumns<'_> {
                 Some(text) => text,
                 None => std::str::from_utf8(value).map_err(|_| not_utf8(what, base + i))?,
             };
-            visit(ArrowValue::Text(text))?;
+            visit(KeyRef::Text(text))?;
         }
         Ok(())
     }
 
     /// Writes `map` of every item into `out`, which has `len` slots;
     /// `check` has passed.
-    fn map_into<M: ArrowMap>(
+    fn map_into<M: KeyBatch>(
         &self,
         what: &str,
         base: usize,
@@ -400,7 +355,7 @@ impl ArrowColumns<'_> {
     /// into the cache. Anything that fails those checks (malformed offsets,
     /// invalid bytes under a null or inside a value) sends the whole array
     /// through [`Self::visit`], which names the offending item.
-    fn map_with<const WIDTH: usize, const NULLS: bool, M: ArrowMap>(
+    fn map_with<const WIDTH: usize, const NULLS: bool, M: KeyBatch>(
         &self,
         what: &str,
         base: usize,
@@ -411,11 +366,14 @@ impl ArrowColumns<'_> {
         for (block, slots) in out.chunks_mut(MAP_BLOCK).enumerate() {
             let first_item = block * MAP_BLOCK;
             let offsets = &window[first_item * WIDTH..(first_item + slots.len() + 1) * WIDTH];
-            let done = self.map_block::<WIDTH, NULLS, M>(offsets, first_item, map, slots);
+            let first_index = base + first_item;
+            let done =
+                self.map_block::<WIDTH, NULLS, M>(offsets, first_item, first_index, map, slots);
             match done {
                 Ok(true) => {}
                 Ok(false) => return self.map_slowly(what, base, map, out),
-                Err(item) => return Err(not_utf8(what, base + item)),
+                Err(BlockError::NotUtf8(index)) => return Err(not_utf8(what, index)),
+                Err(BlockError::Key(err)) => return Err(err),
             }
         }
         Ok(())
@@ -423,15 +381,16 @@ impl ArrowColumns<'_> {
 
     /// One block of [`Self::map_with`]: `offsets` are the `slots.len() + 1`
     /// offsets of the items from `first_item` (counted from the start of
-    /// the array's slice). `Ok(false)` when the block needs the slow path,
-    /// `Err(item)` for a text value that is not UTF-8.
-    fn map_block<const WIDTH: usize, const NULLS: bool, M: ArrowMap>(
+    /// the array's slice), the first of which is the input's key number
+    /// `first_index`. `Ok(false)` when the block needs the slow path.
+    fn map_block<const WIDTH: usize, const NULLS: bool, M: KeyBatch>(
         &self,
         offsets: &[u8],
         first_item: usize,
+        first_index: usize,
         map: &M,
         slots: &mut [M::Out],
-    ) -> Result<bool, usize> {
+    ) -> Result<bool, BlockError> {
         let Some((first, last)) = ascending_offsets::<WIDTH>(offsets, self.data.len()) else {
             return Ok(false);
         };
@@ -454,11 +413,11 @@ impl ArrowColumns<'_> {
                     // starts and ends on character boundaries; when it does
                     // not, the value on its own is not UTF-8.
                     match span.get(start..end) {
-                        Some(text) => *slot = map.text(text),
-                        None => return Err(first_item + i),
+                        Some(text) => *slot = map.key(first_index + i, KeyRef::Text(text))?,
+                        None => return Err(BlockError::NotUtf8(first_index + i)),
                     }
                 } else {
-                    *slot = map.null();
+                    *slot = map.key(first_index + i, KeyRef::None)?;
                 }
                 start = end;
             }
@@ -466,11 +425,11 @@ impl ArrowColumns<'_> {
             for (i, (slot, end)) in slots.iter_mut().zip(ends).enumerate() {
                 if valid(i) {
                     match values.get(start..end) {
-                        Some(bytes) => *slot = map.bytes(bytes),
+                        Some(bytes) => *slot = map.key(first_index + i, KeyRef::Bytes(bytes))?,
                         None => return Ok(false),
                     }
                 } else {
-                    *slot = map.null();
+                    *slot = map.key(first_index + i, KeyRef::None)?;
                 }
                 start = end;
             }
@@ -480,24 +439,34 @@ impl ArrowColumns<'_> {
 
     /// [`Self::map_into`] one value at a time, for arrays the fast loop
     /// does not take.
-    fn map_slowly<M: ArrowMap>(
+    fn map_slowly<M: KeyBatch>(
         &self,
         what: &str,
         base: usize,
         map: &M,
         out: &mut [M::Out],
     ) -> PyResult<()> {
-        let mut slots = out.iter_mut();
-        self.visit(what, base, &mut |value| {
-            if let Some(slot) = slots.next() {
-                *slot = match value {
-                    ArrowValue::Null => map.null(),
-                    ArrowValue::Text(text) => map.text(text),
-                    ArrowValue::Bytes(bytes) => map.bytes(bytes),
-                };
+        let mut slots = out.iter_mut().enumerate();
+        self.visit(what, base, &mut |key| {
+            if let Some((i, slot)) = slots.next() {
+                *slot = map.key(base + i, key)?;
             }
             Ok(())
         })
+    }
+}
+
+/// Why [`ArrowColumns::map_block`] stopped.
+enum BlockError {
+    /// The text value with this index is not UTF-8.
+    NotUtf8(usize),
+    /// The batch's error for a key.
+    Key(PyErr),
+}
+
+impl From<PyErr> for BlockError {
+    fn from(err: PyErr) -> Self {
+        Self::Key(err)
     }
 }
 

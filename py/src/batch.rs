@@ -1,5 +1,8 @@
-//! `partitions_for_keys`: many keys at once, read in place from numpy and
-//! pyarrow arrays.
+//! Many keys at once, written once for every batch entry point: an iterable
+//! of Python objects read in batches, numpy `U`/`S` arrays and pyarrow
+//! arrays read in place, with the GIL released for long inputs. A batch
+//! ([`KeyBatch`]) only says what it makes of one key; `partitions_for_keys`
+//! is the first of them.
 
 use std::marker::PhantomData;
 
@@ -12,111 +15,199 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::arrow::{ArrowMap, ArrowTypes, map_arrow_values};
+use crate::arrow::map_arrow_values;
 use crate::buffers::{ExportedBytes, detach_above};
 use crate::errors::{hashing_scheme, partition_count};
-use crate::keys::Key;
+use crate::keys::utf16_units;
 
-/// Batches of at least this many keys are routed with the GIL released;
+/// Batches of at least this many keys are mapped with the GIL released;
 /// below it, releasing and re-taking the GIL costs more than it gives back.
 const DETACH_MIN_KEYS: usize = 1024;
 
 /// Python objects are read this many at a time: the keys of one batch are
-/// gathered with the GIL held, then routed (with it released for a full
+/// gathered with the GIL held, then mapped (with it released for a full
 /// batch) while the batch keeps its objects alive.
-pub(crate) const OBJECT_BATCH: usize = 4096;
-
-/// The partition written for a message without a key.
-const NO_KEY: i32 = -1;
+const OBJECT_BATCH: usize = 4096;
 
 /// numpy `U` items of at most this many bytes are decoded on the stack.
 const STACK_TEXT: usize = 1024;
 
-/// The partition of every key, as an int32 numpy array; -1 marks a message
-/// without a key.
-#[pyfunction]
-#[pyo3(signature = (keys, num_partitions, scheme = "java_string"))]
-pub(crate) fn partitions_for_keys<'py>(
-    py: Python<'py>,
-    keys: &Bound<'py, PyAny>,
-    num_partitions: i64,
-    scheme: &str,
-) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let route = Route {
-        n: partition_count(py, num_partitions)?,
-        scheme: hashing_scheme(py, scheme)?,
-    };
-    if keys.is_instance_of::<PyString>() || keys.is_instance_of::<PyBytes>() {
-        return Err(PyTypeError::new_err(
-            "keys must be a collection of keys, not one key: use partition_for_key",
-        ));
-    }
-    let partitions = if let Ok(array) = keys.cast::<PyUntypedArray>() {
-        numpy_keys(py, array, route)?
-    } else if let Some(partitions) = arrow_keys(py, keys, route)? {
-        partitions
-    } else {
-        object_keys(py, keys, route)?
-    };
-    Ok(PyArray1::from_vec(py, partitions))
-}
-
+/// One key of a batch, borrowed from its input.
 #[derive(Clone, Copy)]
-struct Route {
-    n: PartitionCount,
-    scheme: HashingScheme,
+pub(crate) enum KeyRef<'a> {
+    /// `None`, or an Arrow null.
+    None,
+    /// Text that is valid Unicode.
+    Text(&'a str),
+    /// Text as UTF-16 units, which may hold lone surrogates (a `str` with
+    /// one, a numpy `U` item with a surrogate code point, or any `U` item
+    /// when the batch asks for [`KeyBatch::UTF16`]).
+    Utf16(&'a [u16]),
+    /// `bytes`, a numpy `S` item or an Arrow binary value.
+    Bytes(&'a [u8]),
 }
 
-impl Route {
-    fn key(self, key: RoutingKey<'_>) -> i32 {
-        // A partition is below 2**31, so it always fits.
-        key.partition(self.scheme, self.n)
-            .map_or(NO_KEY, |p| p as i32)
+/// What a batch entry point makes of each key, and which inputs it takes;
+/// [`map_keys`] does the rest.
+pub(crate) trait KeyBatch: Sync {
+    /// One output per key.
+    type Out: Clone + Default + Send + Sync;
+    /// What the keys are, for messages: `"keys"`, `"topics"`.
+    const WHAT: &'static str = "keys";
+    /// The `TypeError` for one key given where a collection belongs.
+    const ONE_KEY: &'static str;
+    /// Whether `bytes`, numpy `S` and Arrow binary keys are taken.
+    const BYTES: bool = true;
+    /// The objects an iterable may hold, for its `TypeError`.
+    const OBJECTS: &'static str = "str, bytes or None";
+    /// Whether text may hold lone surrogates, as a Java `String` may. When
+    /// it may not, such text is an error ([`Self::surrogate_object`],
+    /// [`Self::not_scalar_value`]) and never reaches [`Self::key`] as
+    /// [`KeyRef::Utf16`].
+    const SURROGATES: bool = true;
+    /// Whether numpy `U` items are handed over as UTF-16 units (cheaper for
+    /// a hash of UTF-16, like `String.hashCode()`) rather than as UTF-8.
+    const UTF16: bool = false;
+
+    /// The output for one key; `index` is its position in the input.
+    fn key(&self, index: usize, key: KeyRef<'_>) -> PyResult<Self::Out>;
+
+    /// Whether `obj` is one key rather than a collection of them.
+    fn is_one_key(&self, obj: &Bound<'_, PyAny>) -> bool {
+        obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>()
     }
 
-    fn any(self, key: &Key<'_>) -> i32 {
-        key.partition(self.scheme, self.n)
-            .map_or(NO_KEY, |p| p as i32)
+    /// The output for an object of an iterable that is not `None`, `str`
+    /// or (when taken) `bytes`, or `None` to reject it. It is computed with
+    /// the GIL held.
+    fn other_object(&self, _index: usize, _obj: &Bound<'_, PyAny>) -> Option<PyResult<Self::Out>> {
+        None
+    }
+
+    /// The error for a `str` with a lone surrogate, without
+    /// [`Self::SURROGATES`].
+    fn surrogate_object(&self, index: usize, _text: &Bound<'_, PyString>) -> PyErr {
+        PyValueError::new_err(format!("{}[{index}] holds a lone surrogate", Self::WHAT))
+    }
+
+    /// The error for a numpy `U` item holding `cp`, which is not a Unicode
+    /// scalar value (a surrogate, or above U+10FFFF), without
+    /// [`Self::SURROGATES`].
+    fn not_scalar_value(&self, index: usize, cp: u32) -> PyErr {
+        not_a_code_point(Self::WHAT, index, cp)
     }
 }
 
-/// Any iterable of `str`, `bytes` and `None`.
-fn object_keys(py: Python<'_>, keys: &Bound<'_, PyAny>, route: Route) -> PyResult<Vec<i32>> {
-    let mut partitions = Vec::with_capacity(keys.len().unwrap_or(0));
+/// `batch` applied to every key of `keys`, in order: an iterable of `str`,
+/// `bytes` and `None` (and what the batch takes besides), a one-dimensional
+/// numpy array of dtype `U`, `S`, `O` or `T`, or a pyarrow `Array` or
+/// `ChunkedArray` of string, large_string, binary or large_binary.
+pub(crate) fn map_keys<B: KeyBatch>(
+    py: Python<'_>,
+    keys: &Bound<'_, PyAny>,
+    batch: &B,
+) -> PyResult<Vec<B::Out>> {
+    if batch.is_one_key(keys) {
+        return Err(PyTypeError::new_err(B::ONE_KEY));
+    }
+    if let Ok(array) = keys.cast::<PyUntypedArray>() {
+        numpy_keys(py, array, batch)
+    } else if let Some(out) = map_arrow_values(py, keys, batch)? {
+        Ok(out)
+    } else {
+        object_keys(py, keys, batch)
+    }
+}
+
+/// One object of an iterable, read with the GIL held.
+enum ObjectKey<'a, T> {
+    Key(KeyRef<'a>),
+    /// A `str` with a lone surrogate.
+    Utf16(Vec<u16>),
+    /// An object the batch read itself ([`KeyBatch::other_object`]).
+    Done(T),
+}
+
+fn object_key<'a, B: KeyBatch>(
+    batch: &B,
+    index: usize,
+    obj: &'a Bound<'_, PyAny>,
+) -> PyResult<ObjectKey<'a, B::Out>> {
+    if obj.is_none() {
+        Ok(ObjectKey::Key(KeyRef::None))
+    } else if let Ok(text) = obj.cast::<PyString>() {
+        if let Ok(utf8) = text.to_str() {
+            Ok(ObjectKey::Key(KeyRef::Text(utf8)))
+        } else if B::SURROGATES {
+            // Only a lone surrogate makes the UTF-8 conversion fail.
+            utf16_units(text).map(ObjectKey::Utf16)
+        } else {
+            Err(batch.surrogate_object(index, text))
+        }
+    } else if let Some(bytes) = obj.cast::<PyBytes>().ok().filter(|_| B::BYTES) {
+        Ok(ObjectKey::Key(KeyRef::Bytes(bytes.as_bytes())))
+    } else if let Some(out) = batch.other_object(index, obj) {
+        out.map(ObjectKey::Done)
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{}[{index}] must be {}, not {}",
+            B::WHAT,
+            B::OBJECTS,
+            obj.get_type().name()?
+        )))
+    }
+}
+
+/// Any iterable of keys.
+fn object_keys<B: KeyBatch>(
+    py: Python<'_>,
+    keys: &Bound<'_, PyAny>,
+    batch: &B,
+) -> PyResult<Vec<B::Out>> {
+    let mut out = Vec::with_capacity(keys.len().unwrap_or(0));
     let mut items = keys.try_iter()?;
-    let mut batch = Vec::with_capacity(OBJECT_BATCH);
+    let mut objects = Vec::with_capacity(OBJECT_BATCH);
     loop {
-        batch.clear();
+        objects.clear();
         for item in items.by_ref().take(OBJECT_BATCH) {
-            batch.push(item?);
+            objects.push(item?);
         }
-        if batch.is_empty() {
-            return Ok(partitions);
+        if objects.is_empty() {
+            return Ok(out);
         }
-        let first = partitions.len();
-        let keys = batch
+        let first = out.len();
+        let keys = objects
             .iter()
             .enumerate()
-            .map(|(i, item)| Key::extract(item, &format_args!("keys[{}]", first + i)))
-            .collect::<PyResult<Vec<Key<'_>>>>()?;
-        // The `str` and `bytes` objects are immutable and `batch` holds them,
-        // so their contents stay valid with the GIL released.
-        let routed = detach_above(py, keys.len(), DETACH_MIN_KEYS, || {
-            keys.iter().map(|key| route.any(key)).collect::<Vec<i32>>()
-        });
-        partitions.extend(routed);
+            .map(|(i, obj)| object_key(batch, first + i, obj))
+            .collect::<PyResult<Vec<_>>>()?;
+        // The `str` and `bytes` objects are immutable and `objects` holds
+        // them, so their contents stay valid with the GIL released.
+        let out = &mut out;
+        detach_above(py, keys.len(), DETACH_MIN_KEYS, || {
+            for (i, key) in keys.iter().enumerate() {
+                out.push(match key {
+                    ObjectKey::Key(key) => batch.key(first + i, *key)?,
+                    ObjectKey::Utf16(units) => batch.key(first + i, KeyRef::Utf16(units))?,
+                    ObjectKey::Done(done) => done.clone(),
+                });
+            }
+            PyResult::Ok(())
+        })?;
     }
 }
 
-/// A one-dimensional numpy array of dtype `U`, `S`, `O` or `T`.
-fn numpy_keys(
+/// A one-dimensional numpy array of dtype `U`, `S` (when the batch takes
+/// bytes), `O` or `T`.
+fn numpy_keys<B: KeyBatch>(
     py: Python<'_>,
     array: &Bound<'_, PyUntypedArray>,
-    route: Route,
-) -> PyResult<Vec<i32>> {
+    batch: &B,
+) -> PyResult<Vec<B::Out>> {
     if array.ndim() != 1 {
         return Err(PyValueError::new_err(format!(
-            "keys must be a one-dimensional array, not {}-dimensional",
+            "{} must be a one-dimensional array, not {}-dimensional",
+            B::WHAT,
             array.ndim()
         )));
     }
@@ -125,29 +216,33 @@ fn numpy_keys(
     if kind == b'O' || kind == b'T' {
         // Object and variable-width string arrays hold Python objects (or
         // make them): read them like any other iterable.
-        return object_keys(py, array.as_any(), route);
+        return object_keys(py, array.as_any(), batch);
     }
-    if kind != b'U' && kind != b'S' {
+    if kind != b'U' && !(B::BYTES && kind == b'S') {
+        let accepted = if B::BYTES {
+            "str (dtype U), bytes (dtype S) or objects"
+        } else {
+            "str (dtype U) or objects"
+        };
         return Err(PyTypeError::new_err(format!(
-            "keys must be an array of str (dtype U), bytes (dtype S) or objects, not dtype {}",
+            "{} must be an array of {accepted}, not dtype {}",
+            B::WHAT,
             dtype.str()?
         )));
     }
     let len = array.len();
     let item_size = dtype.itemsize();
-    let mut partitions = vec![0; len];
     if len == 0 {
-        return Ok(partitions);
+        return Ok(Vec::new());
     }
     if item_size == 0 {
-        // Zero-width items are all empty strings.
+        // Zero-width items are all empty keys.
         let empty = if kind == b'U' {
-            route.key(RoutingKey::Key(""))
+            KeyRef::Text("")
         } else {
-            route.key(RoutingKey::KeyBytes(b""))
+            KeyRef::Bytes(b"")
         };
-        partitions.fill(empty);
-        return Ok(partitions);
+        return Ok(vec![batch.key(0, empty)?; len]);
     }
     // A strided view (a slice with a step, a column) is copied once into a
     // contiguous array; everything else is read in place.
@@ -163,107 +258,132 @@ fn numpy_keys(
         return Err(PyValueError::new_err("array buffer has an unexpected size"));
     }
     let swapped = dtype.is_native_byteorder() == Some(false);
+    let mut out = vec![B::Out::default(); len];
     detach_above(py, len, DETACH_MIN_KEYS, || {
         if kind == b'S' {
-            fixed_width_bytes(data, item_size, route, &mut partitions);
-            Ok(())
+            fixed_width_bytes(data, item_size, batch, &mut out)
+        } else if B::UTF16 && B::SURROGATES {
+            fixed_width_utf16(data, item_size, swapped, batch, &mut out)
         } else {
-            fixed_width_text(data, item_size, swapped, route, &mut partitions)
+            fixed_width_utf8(data, item_size, swapped, batch, &mut out)
         }
     })?;
-    Ok(partitions)
+    Ok(out)
 }
 
-/// numpy `S` items: NUL-padded bytes, routed as `keyBytes()`. numpy drops
-/// trailing NULs when it hands an item out (`arr[i]`, `tolist()`), so they
-/// are dropped here too.
-fn fixed_width_bytes(data: &[u8], item_size: usize, route: Route, out: &mut [i32]) {
-    for (item, slot) in data.chunks_exact(item_size).zip(out) {
+/// numpy `S` items: NUL-padded bytes. numpy drops trailing NULs when it
+/// hands an item out (`arr[i]`, `tolist()`), so they are dropped here too.
+fn fixed_width_bytes<B: KeyBatch>(
+    data: &[u8],
+    item_size: usize,
+    batch: &B,
+    out: &mut [B::Out],
+) -> PyResult<()> {
+    for (index, (item, slot)) in data.chunks_exact(item_size).zip(out).enumerate() {
         let end = item
             .iter()
             .rposition(|&b| b != 0)
             .map_or(0, |last| last + 1);
-        *slot = route.key(RoutingKey::KeyBytes(&item[..end]));
+        *slot = batch.key(index, KeyRef::Bytes(&item[..end]))?;
     }
+    Ok(())
 }
 
-/// numpy `U` items: NUL-padded UCS-4 code points, routed as `key()`. Each is
-/// decoded into one reused buffer (on the stack unless an item can exceed
-/// [`STACK_TEXT`] bytes), so no Python object is made per key.
-fn fixed_width_text(
+/// The code points of numpy `U` items (NUL-padded UCS-4), without the
+/// trailing NULs numpy drops when it hands an item out.
+fn code_points(
     data: &[u8],
     item_size: usize,
     swapped: bool,
-    route: Route,
-    out: &mut [i32],
-) -> PyResult<()> {
-    let items = data.chunks_exact(item_size).map(|item| {
-        let code_points = item.chunks_exact(4).map(move |unit| {
-            let cp = u32::from_ne_bytes([unit[0], unit[1], unit[2], unit[3]]);
-            if swapped { cp.swap_bytes() } else { cp }
-        });
-        // numpy drops trailing NULs when it hands an item out.
-        let len = code_points
-            .clone()
-            .rposition(|cp| cp != 0)
+) -> impl Iterator<Item = impl Iterator<Item = u32> + Clone> {
+    let code_point = move |unit: &[u8]| {
+        let cp = u32::from_ne_bytes([unit[0], unit[1], unit[2], unit[3]]);
+        if swapped { cp.swap_bytes() } else { cp }
+    };
+    data.chunks_exact(item_size).map(move |item| {
+        // A NUL code point is four zero bytes in either byte order.
+        let len = item
+            .chunks_exact(4)
+            .rposition(|unit| unit != [0; 4])
             .map_or(0, |last| last + 1);
-        code_points.take(len)
-    });
-    match route.scheme {
-        HashingScheme::JavaStringHash => {
-            // String.hashCode() reads UTF-16 units, and every code point up
-            // to U+10FFFF (lone surrogates too) has them: no UTF-8 detour.
-            // Each code point takes 4 bytes in the array and 1 or 2 units.
-            let mut stack = [0u16; STACK_TEXT / 2];
-            let mut heap = Vec::new();
-            let buffer = scratch(&mut stack, &mut heap, item_size / 2);
-            for (index, (code_points, slot)) in items.zip(out).enumerate() {
-                let mut used = 0;
-                for cp in code_points {
-                    if let Ok(unit) = u16::try_from(cp) {
-                        buffer[used] = unit;
-                        used += 1;
-                    } else {
-                        let c = char::from_u32(cp).ok_or_else(|| not_a_code_point(index, cp))?;
-                        used += c.encode_utf16(&mut buffer[used..]).len();
-                    }
-                }
-                *slot = route.key(RoutingKey::KeyUtf16(&buffer[..used]));
+        item[..len * 4].chunks_exact(4).map(code_point)
+    })
+}
+
+/// numpy `U` items as UTF-16 units ([`KeyBatch::UTF16`]): every code point
+/// up to U+10FFFF (lone surrogates too) has them, so there is no UTF-8
+/// detour. Each is decoded into one reused buffer (on the stack unless an
+/// item can exceed [`STACK_TEXT`] bytes), so no Python object is made per
+/// key.
+fn fixed_width_utf16<B: KeyBatch>(
+    data: &[u8],
+    item_size: usize,
+    swapped: bool,
+    batch: &B,
+    out: &mut [B::Out],
+) -> PyResult<()> {
+    // Each code point takes 4 bytes in the array and 1 or 2 units.
+    let mut stack = [0u16; STACK_TEXT / 2];
+    let mut heap = Vec::new();
+    let buffer = scratch(&mut stack, &mut heap, item_size / 2);
+    let items = code_points(data, item_size, swapped);
+    for (index, (code_points, slot)) in items.zip(out).enumerate() {
+        let mut used = 0;
+        for cp in code_points {
+            if let Ok(unit) = u16::try_from(cp) {
+                buffer[used] = unit;
+                used += 1;
+            } else {
+                let c = char::from_u32(cp).ok_or_else(|| batch.not_scalar_value(index, cp))?;
+                used += c.encode_utf16(&mut buffer[used..]).len();
             }
         }
-        HashingScheme::Murmur3_32Hash => {
-            // Murmur3 reads UTF-8; each code point takes at most 4 bytes.
-            let mut stack = [0u8; STACK_TEXT];
-            let mut heap = Vec::new();
-            let buffer = scratch(&mut stack, &mut heap, item_size);
-            for (index, (code_points, slot)) in items.zip(out).enumerate() {
-                let mut used = 0;
-                let mut scalar_values = true;
-                for cp in code_points.clone() {
-                    if cp < 0x80 {
-                        buffer[used] = cp as u8;
-                        used += 1;
-                    } else if let Some(c) = char::from_u32(cp) {
-                        used += c.encode_utf8(&mut buffer[used..]).len();
-                    } else {
-                        scalar_values = false;
-                        break;
-                    }
-                }
-                *slot = if scalar_values {
-                    // SAFETY: `buffer[..used]` holds exactly the bytes written
-                    // above for this item: ASCII bytes and `encode_utf8`
-                    // output, one whole character after another, so it is
-                    // valid UTF-8.
-                    let text = unsafe { std::str::from_utf8_unchecked(&buffer[..used]) };
-                    route.key(RoutingKey::Key(text))
-                } else {
-                    // A lone surrogate, which the core hashes as Java's
-                    // getBytes(UTF_8) encodes it.
-                    route.key(RoutingKey::KeyUtf16(&utf16_units(code_points, index)?))
-                };
+        *slot = batch.key(index, KeyRef::Utf16(&buffer[..used]))?;
+    }
+    Ok(())
+}
+
+/// numpy `U` items as UTF-8 text, decoded like [`fixed_width_utf16`]; an
+/// item with a surrogate code point goes as UTF-16 units, or is an error
+/// without [`KeyBatch::SURROGATES`].
+fn fixed_width_utf8<B: KeyBatch>(
+    data: &[u8],
+    item_size: usize,
+    swapped: bool,
+    batch: &B,
+    out: &mut [B::Out],
+) -> PyResult<()> {
+    // Each code point takes at most 4 bytes.
+    let mut stack = [0u8; STACK_TEXT];
+    let mut heap = Vec::new();
+    let buffer = scratch(&mut stack, &mut heap, item_size);
+    let items = code_points(data, item_size, swapped);
+    for (index, (code_points, slot)) in items.zip(out).enumerate() {
+        let mut used = 0;
+        let mut scalar_values = true;
+        for cp in code_points.clone() {
+            if cp < 0x80 {
+                buffer[used] = cp as u8;
+                used += 1;
+            } else if let Some(c) = char::from_u32(cp) {
+                used += c.encode_utf8(&mut buffer[used..]).len();
+            } else if B::SURROGATES {
+                scalar_values = false;
+                break;
+            } else {
+                return Err(batch.not_scalar_value(index, cp));
             }
         }
+        *slot = if scalar_values {
+            // SAFETY: `buffer[..used]` holds exactly the bytes written above
+            // for this item: ASCII bytes and `encode_utf8` output, one whole
+            // character after another, so it is valid UTF-8.
+            let text = unsafe { std::str::from_utf8_unchecked(&buffer[..used]) };
+            batch.key(index, KeyRef::Text(text))?
+        } else {
+            let units = utf16_of(code_points, B::WHAT, index)?;
+            batch.key(index, KeyRef::Utf16(&units))?
+        };
     }
     Ok(())
 }
@@ -283,15 +403,19 @@ fn scratch<'a, T: Copy + Default, const N: usize>(
     }
 }
 
-fn not_a_code_point(index: usize, cp: u32) -> PyErr {
+fn not_a_code_point(what: &str, index: usize, cp: u32) -> PyErr {
     PyValueError::new_err(format!(
-        "keys[{index}] holds {cp:#x}, which is not a Unicode code point"
+        "{what}[{index}] holds {cp:#x}, which is not a Unicode code point"
     ))
 }
 
 /// The UTF-16 units of code points that include a lone surrogate, as Java
 /// would hold them.
-fn utf16_units(code_points: impl Iterator<Item = u32>, index: usize) -> PyResult<Vec<u16>> {
+fn utf16_of(
+    code_points: impl Iterator<Item = u32>,
+    what: &str,
+    index: usize,
+) -> PyResult<Vec<u16>> {
     let mut units = Vec::new();
     for cp in code_points {
         if let Ok(unit) = u16::try_from(cp) {
@@ -299,29 +423,33 @@ fn utf16_units(code_points: impl Iterator<Item = u32>, index: usize) -> PyResult
         } else if let Some(c) = char::from_u32(cp) {
             units.extend_from_slice(c.encode_utf16(&mut [0; 2]));
         } else {
-            return Err(not_a_code_point(index, cp));
+            return Err(not_a_code_point(what, index, cp));
         }
     }
     Ok(units)
 }
 
-/// A pyarrow `Array` or `ChunkedArray` of string, large_string, binary or
-/// large_binary, or `None` for any other object.
-fn arrow_keys(py: Python<'_>, keys: &Bound<'_, PyAny>, route: Route) -> PyResult<Option<Vec<i32>>> {
-    let types = ArrowTypes {
-        what: "keys",
-        binary: true,
-    };
-    // The scheme is a type parameter of the map, so each loop hashes with
+/// The partition written for a message without a key.
+const NO_KEY: i32 = -1;
+
+/// The partition of every key, as an int32 numpy array; -1 marks a message
+/// without a key.
+#[pyfunction]
+#[pyo3(signature = (keys, num_partitions, scheme = "java_string"))]
+pub(crate) fn partitions_for_keys<'py>(
+    py: Python<'py>,
+    keys: &Bound<'py, PyAny>,
+    num_partitions: i64,
+    scheme: &str,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let n = partition_count(py, num_partitions)?;
+    // The scheme is a type parameter of the batch, so each loop hashes with
     // one scheme and has no per-key branch on it.
-    match route.scheme {
-        HashingScheme::JavaStringHash => {
-            map_arrow_values(py, keys, types, &ArrowRoute::<JavaString>::new(route.n))
-        }
-        HashingScheme::Murmur3_32Hash => {
-            map_arrow_values(py, keys, types, &ArrowRoute::<Murmur3>::new(route.n))
-        }
-    }
+    let partitions = match hashing_scheme(py, scheme)? {
+        HashingScheme::JavaStringHash => map_keys(py, keys, &Partitions::<JavaString>::new(n))?,
+        HashingScheme::Murmur3_32Hash => map_keys(py, keys, &Partitions::<Murmur3>::new(n))?,
+    };
+    Ok(PyArray1::from_vec(py, partitions))
 }
 
 /// A hashing scheme fixed at compile time.
@@ -341,13 +469,13 @@ impl FixedScheme for Murmur3 {
     const SCHEME: HashingScheme = HashingScheme::Murmur3_32Hash;
 }
 
-/// Routes Arrow values with the scheme `S`.
-struct ArrowRoute<S> {
+/// Routes keys with the scheme `S`.
+struct Partitions<S> {
     n: PartitionCount,
     scheme: PhantomData<S>,
 }
 
-impl<S> ArrowRoute<S> {
+impl<S> Partitions<S> {
     fn new(n: PartitionCount) -> Self {
         Self {
             n,
@@ -356,20 +484,23 @@ impl<S> ArrowRoute<S> {
     }
 }
 
-impl<S: FixedScheme> ArrowMap for ArrowRoute<S> {
+impl<S: FixedScheme> KeyBatch for Partitions<S> {
     type Out = i32;
-
-    fn null(&self) -> i32 {
-        NO_KEY
-    }
+    const ONE_KEY: &'static str =
+        "keys must be a collection of keys, not one key: use partition_for_key";
+    // String.hashCode() reads UTF-16 units.
+    const UTF16: bool = matches!(S::SCHEME, HashingScheme::JavaStringHash);
 
     #[inline(always)]
-    fn text(&self, text: &str) -> i32 {
+    fn key(&self, _index: usize, key: KeyRef<'_>) -> PyResult<i32> {
         // A partition is below 2**31, so it always fits.
-        partition_for_key(text, self.n, S::SCHEME) as i32
-    }
-
-    fn bytes(&self, bytes: &[u8]) -> i32 {
-        partition_for_key_bytes(bytes, self.n, S::SCHEME) as i32
+        Ok(match key {
+            KeyRef::None => NO_KEY,
+            KeyRef::Text(text) => partition_for_key(text, self.n, S::SCHEME) as i32,
+            KeyRef::Utf16(units) => RoutingKey::KeyUtf16(units)
+                .partition(S::SCHEME, self.n)
+                .map_or(NO_KEY, |p| p as i32),
+            KeyRef::Bytes(bytes) => partition_for_key_bytes(bytes, self.n, S::SCHEME) as i32,
+        })
     }
 }

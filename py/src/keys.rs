@@ -30,20 +30,8 @@ impl<'a> JavaString<'a> {
         if let Ok(utf8) = s.to_str() {
             return Ok(Self::Utf8(utf8));
         }
-        // Only a lone surrogate makes the UTF-8 conversion fail, and
-        // "surrogatepass" writes exactly the units Java would hold.
-        let py = s.py();
-        let encoded = s.call_method1(
-            intern!(py, "encode"),
-            (intern!(py, "utf-16-le"), intern!(py, "surrogatepass")),
-        )?;
-        let units = encoded
-            .cast::<PyBytes>()?
-            .as_bytes()
-            .chunks_exact(2)
-            .map(|unit| u16::from_le_bytes([unit[0], unit[1]]))
-            .collect();
-        Ok(Self::Utf16(units))
+        // Only a lone surrogate makes the UTF-8 conversion fail.
+        utf16_units(s).map(Self::Utf16)
     }
 
     /// The key as the core takes it: `key(this string)`.
@@ -70,12 +58,7 @@ impl<'a> JavaString<'a> {
     pub(crate) fn utf8(&self) -> Cow<'_, [u8]> {
         match self {
             Self::Utf8(s) => Cow::Borrowed(s.as_bytes()),
-            Self::Utf16(units) => Cow::Owned(
-                char::decode_utf16(units.iter().copied())
-                    .map(|c| c.unwrap_or('?'))
-                    .collect::<String>()
-                    .into_bytes(),
-            ),
+            Self::Utf16(units) => Cow::Owned(java_utf8(units)),
         }
     }
 
@@ -89,6 +72,32 @@ impl<'a> JavaString<'a> {
     pub(crate) fn partition(&self, scheme: HashingScheme, n: PartitionCount) -> u32 {
         self.routing_key().partition(scheme, n).unwrap_or_default()
     }
+}
+
+/// The UTF-16 units of a `str`, lone surrogates included, as Java would
+/// hold them ("surrogatepass" writes exactly those units).
+pub(crate) fn utf16_units(s: &Bound<'_, PyString>) -> PyResult<Vec<u16>> {
+    let py = s.py();
+    let encoded = s.call_method1(
+        intern!(py, "encode"),
+        (intern!(py, "utf-16-le"), intern!(py, "surrogatepass")),
+    )?;
+    Ok(encoded
+        .cast::<PyBytes>()?
+        .as_bytes()
+        .chunks_exact(2)
+        .map(|unit| u16::from_le_bytes([unit[0], unit[1]]))
+        .collect())
+}
+
+/// Java's `getBytes(UTF_8)` of a `String`'s UTF-16 units: each lone
+/// surrogate is written as `?`, which is what `decode_utf16` reports as an
+/// error, one unit at a time.
+pub(crate) fn java_utf8(units: &[u16]) -> Vec<u8> {
+    char::decode_utf16(units.iter().copied())
+        .map(|c| c.unwrap_or('?'))
+        .collect::<String>()
+        .into_bytes()
 }
 
 /// A message key as the routers take it.
@@ -126,11 +135,6 @@ impl<'a> Key<'a> {
             Self::Text(text) => text.routing_key(),
             Self::Bytes(bytes) => RoutingKey::KeyBytes(bytes),
         }
-    }
-
-    /// The partition, or `None` for a message without a key.
-    pub(crate) fn partition(&self, scheme: HashingScheme, n: PartitionCount) -> Option<u32> {
-        self.routing_key().partition(scheme, n)
     }
 
     /// The 31-bit key hash, or `None` for a message without a key.
