@@ -107,9 +107,88 @@ def test_key_shared_exact_equals_in_memory(files: dict[str, Path], fmt: str) -> 
     assert got.to_json() == want.to_json()
 
 
-def test_key_shared_refuses_past_the_limit(files: dict[str, Path]) -> None:
-    with pytest.raises(plan.PlanInputError, match="plan key-shared counts exactly only"):
-        stream_key_shared(batches(files["text"], "text"), 3, "consistent_hashing", max_distinct=100)
+def many_key_batches(distinct: int, rows: int, seed: int, *, size: int = 50_000) -> Batches:
+    """``rows`` integer-weighted rows over about ``distinct`` keys, some keyless, in batches of ``size``."""
+    rng = np.random.default_rng(seed)
+    ids = rng.integers(0, distinct, size=rows)
+    keys: list[str | None] = [f"user-{i}" for i in ids.tolist()]
+    keys[::1001] = [None] * len(keys[::1001])
+    arr = pa.array(keys, pa.string())
+    # Small integers: every sum of them is exact in floating point, whatever the order.
+    w = rng.integers(1, 6, size=rows).astype(np.float64)
+    return [(arr.slice(i, size), w[i : i + size]) for i in range(0, rows, size)]
+
+
+def test_key_shared_sketch_past_the_limit() -> None:
+    if not plan.key_shared_available():
+        pytest.skip("the Key_Shared selectors are not in this build")
+    data = many_key_batches(200_000, 600_000, 5)
+    selectors = plan.key_shared.SELECTORS
+    exact = stream_key_shared(data, 6, selectors, max_distinct=10**7, leave="consumer-1")
+    got = stream_key_shared(data, 6, selectors, max_distinct=20_000, leave="consumer-1")
+    assert "exact counting" in exact.sample and "sketch counting" in got.sample
+    distinct = int(exact.sample.split(" distinct keys")[0].rsplit(" ", 1)[1].replace(",", ""))
+    # (low, exact, high) of every key share: 95% intervals, so about 1 in 20 may miss.
+    shares: list[tuple[float, float, float]] = []
+    for e, s in zip(exact.reports, got.reports, strict=True):
+        assert e.counting == "exact" and s.counting == "sketch"
+        assert s.key_sample is not None and 0 < s.key_sample <= 65_536
+        assert s.distinct_keys_low is not None and s.distinct_keys_high is not None
+        assert s.distinct_keys_low <= distinct <= s.distinct_keys_high
+        # Per-slot sums of every row: traffic, slots and imbalance are the exact run's.
+        assert s.imbalance == pytest.approx(e.imbalance, rel=1e-12)
+        assert s.slot_imbalance == e.slot_imbalance
+        assert s.unassigned_traffic_share == pytest.approx(e.unassigned_traffic_share, abs=1e-12)
+        assert s.uniform_imbalance is None and e.uniform_imbalance is not None
+        assert any("No uniform-hashing comparison" in n for n in s.notes)
+        for ce, cs in zip(e.consumers, s.consumers, strict=True):
+            assert (cs.name, cs.slots, cs.slot_share) == (ce.name, ce.slots, ce.slot_share)
+            assert cs.traffic == pytest.approx(ce.traffic, rel=1e-12)
+            assert cs.traffic_share == pytest.approx(ce.traffic_share, rel=1e-12)
+            assert cs.key_share_low is not None and cs.key_share_high is not None
+            shares.append((cs.key_share_low, ce.keys / distinct, cs.key_share_high))
+        for ec, sc in ((e.join, s.join), (e.leave, s.leave)):
+            assert (ec is None) == (sc is None)
+            if ec is None or sc is None:
+                continue
+            assert sc.moved_traffic_share == pytest.approx(ec.moved_traffic_share, rel=1e-12, abs=1e-15)
+            assert sc.orphaned_traffic_share == pytest.approx(ec.orphaned_traffic_share, rel=1e-12, abs=1e-15)
+            assert sc.imbalance_after == pytest.approx(ec.imbalance_after, rel=1e-12)
+            assert (sc.losers, sc.gainers) == (ec.losers, ec.gainers)
+            assert sc.moved_key_share_low is not None and sc.moved_key_share_high is not None
+            shares.append((sc.moved_key_share_low, ec.moved_key_share, sc.moved_key_share_high))
+            assert sc.orphaned_key_share_low is not None and sc.orphaned_key_share_high is not None
+            shares.append((sc.orphaned_key_share_low, ec.orphaned_key_share, sc.orphaned_key_share_high))
+    inside = sum(low <= x <= high for low, x, high in shares)
+    assert inside >= 0.85 * len(shares), shares
+    # None far outside: within its interval widened by its own width on each side.
+    assert all(2 * low - high <= x <= 2 * high - low for low, x, high in shares), shares
+    text = str(got)
+    assert "sketch counting" in text and "uniform keys on these slots: -" in text
+    json.loads(got.to_json())
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    distinct=st.integers(1, 3_000),
+    consumers=st.integers(1, 9),
+    bound=st.integers(1, 400),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_key_shared_sketch_traffic_is_exact(distinct: int, consumers: int, bound: int, seed: int) -> None:
+    if not plan.key_shared_available():
+        pytest.skip("the Key_Shared selectors are not in this build")
+    data = many_key_batches(distinct, 4_000, seed, size=1_000)
+    exact = stream_key_shared(data, consumers, plan.key_shared.SELECTORS)
+    got = stream_key_shared(data, consumers, plan.key_shared.SELECTORS, max_distinct=0, sample_keys=bound)
+    for e, s in zip(exact.reports, got.reports, strict=True):
+        assert s.counting == "sketch" and s.key_sample is not None and s.key_sample <= bound
+        assert s.imbalance == pytest.approx(e.imbalance, rel=1e-12)
+        assert [c.traffic for c in s.consumers] == pytest.approx([c.traffic for c in e.consumers], rel=1e-12)
+        for ec, sc in ((e.join, s.join), (e.leave, s.leave)):
+            if ec is not None and sc is not None:
+                assert sc.moved_traffic_share == pytest.approx(ec.moved_traffic_share, rel=1e-12, abs=1e-15)
+                assert sc.orphaned_traffic_share == pytest.approx(ec.orphaned_traffic_share, rel=1e-12, abs=1e-15)
 
 
 def test_empty_input_has_no_keys(tmp_path: Path) -> None:
@@ -362,6 +441,18 @@ def test_cli_streams_and_says_which_counting(files: dict[str, Path]) -> None:
                "--max-distinct", "50")
     assert done.returncode == 0 and "sketch counting" in done.stdout and "Misra-Gries" in done.stdout
     done = run("key-shared", "-c", "3", "--file", str(files["text"]), "--max-distinct", "50")
-    assert done.returncode == 1 and "plan key-shared counts exactly only" in done.stderr
+    assert done.returncode == 0, done.stderr
+    assert "sketch counting" in done.stdout and "No uniform-hashing comparison" in done.stdout
+    done = run("key-shared", "-c", "3", "--selector", "auto_split", "--file", path, "--key-column", "k",
+               "--weight-column", "w", "--max-distinct", "50", "--json")
+    assert done.returncode == 0, done.stderr
+    sketched = json.loads(done.stdout)
+    want = json.loads(plan.analyze_key_shared(sample, 3, "auto_split").to_json())
+    (report,) = sketched["reports"]
+    assert report["counting"] == "sketch" and report["uniform_imbalance"] is None
+    assert report["imbalance"] == pytest.approx(want["reports"][0]["imbalance"], rel=1e-12)
+    assert [c["traffic"] for c in report["consumers"]] == pytest.approx(
+        [c["traffic"] for c in want["reports"][0]["consumers"]], rel=1e-12
+    )
     done = run("drift", "--from", "2", "--to", "3", "a", "b", "--max-distinct", "5")
     assert done.returncode == 1 and "--max-distinct streams a --file" in done.stderr

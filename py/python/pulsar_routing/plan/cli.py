@@ -521,7 +521,7 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     p.add_argument("--points", type=_count, default=100, help="consistent hashing points (default: %(default)s)")
     p.add_argument("--leave", metavar="NAME", help="the consumer that leaves (default: the last)")
     p.add_argument("--no-join", action="store_true", help="skip the join analysis")
-    _max_distinct_arg(p, "stop with an error (the rebalance analysis counts exactly only)")
+    _max_distinct_arg(p, "traffic stays exact from per-slot sums; key shares from a uniform sample of the distinct keys")
 
     p = command("queue", _queue, "producer maxPendingMessages for a reconnect window, and its memory", picture=False)
     p.add_argument("--peak", type=_non_negative, required=True, metavar="MSG/S", help="peak messages per second")

@@ -14,6 +14,7 @@ they spread over the slots: they count by slot share.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,19 @@ SELECTORS = ("consistent_hashing", "auto_split", "exclusive")
 # Slots 1..65535: every selector's sticky-key hash lands here (0 becomes 1).
 _SLOTS = np.arange(1, 65536)
 _SLOT_SPACE = 65536
+
+
+_EXCLUSIVE_JOIN = (
+    "exclusive: a consumer that joins brings its own ranges, so nothing moves until ranges are re-planned."
+)
+_EXCLUSIVE_LEAVE = (
+    "exclusive: the ranges of a consumer that leaves have no consumer until another one "
+    "covering them connects; their messages wait."
+)
+_AUTO_SPLIT = (
+    "auto_split halves the biggest range for each new consumer: with a consumer count that is not a "
+    "power of two, some consumers hold twice the slots of others."
+)
 
 
 class KeySharedUnavailable(RuntimeError):
@@ -270,7 +284,7 @@ def key_shared_balance(
             "join", new_name, state, _state(joined, slots), impact, sample, {**by_id, new_id: new_name}, [*ids, new_id]
         )
     elif join:
-        notes.append("exclusive: a consumer that joins brings its own ranges, so nothing moves until ranges are re-planned.")
+        notes.append(_EXCLUSIVE_JOIN)
 
     leave_report: Rebalance | None = None
     if len(names) > 1 or selector == "exclusive":
@@ -283,15 +297,9 @@ def key_shared_balance(
         rest = [i for i in ids if i != gone]
         leave_report = _rebalance("leave", who, state, _state(left, slots), impact, sample, by_id, rest)
         if selector == "exclusive" and leave_report.orphaned_traffic_share:
-            notes.append(
-                "exclusive: the ranges of a consumer that leaves have no consumer until another one "
-                "covering them connects; their messages wait."
-            )
+            notes.append(_EXCLUSIVE_LEAVE)
     if selector == "auto_split" and len(names) & (len(names) - 1):
-        notes.append(
-            "auto_split halves the biggest range for each new consumer: with a consumer count that is not a "
-            "power of two, some consumers hold twice the slots of others."
-        )
+        notes.append(_AUTO_SPLIT)
     return KeySharedReport(
         selector=selector,
         consumers=loads,
@@ -322,3 +330,158 @@ def analyze_key_shared(
         key_shared_balance(sample, consumers, s, points=points, join=join, leave=leave) for s in names
     ]
     return KeySharedAnalysis(sample=sample.describe(), reports=reports)
+
+
+# ---------------------------------------------------------------- past memory (sketch counting)
+
+SketchShare = Callable[[NDArray[np.bool_]], tuple[float, float, float]]
+"""(estimate, low, high) of the share of distinct keys for which a condition over the sampled keys holds."""
+
+
+def key_shared_sketch_balance(
+    slot_weights: NDArray[np.float64],
+    sampled_slots: NDArray[np.int64],
+    share: SketchShare,
+    consumers: int | Sequence[str],
+    selector: str = "consistent_hashing",
+    *,
+    keyless: float = 0.0,
+    distinct: tuple[float, float, float],
+    key_sample: int,
+    points: int = 100,
+    join: bool = True,
+    leave: str | None = None,
+) -> KeySharedReport:
+    """:func:`key_shared_balance` from the keyed weight of every slot and a uniform sample of the distinct keys.
+
+    ``slot_weights[s]`` is the keyed weight of slot ``s`` (0..65535), summed
+    over every row, so everything measured in traffic (shares, imbalance,
+    traffic moved or stalled by a join or leave) is exact: a slot's keys all
+    go to the slot's consumer. ``sampled_slots`` are the slots of the
+    sampled distinct keys and ``share`` the sample's estimate of a key
+    share, with its 95% interval; ``distinct`` is the (estimate, low, high)
+    of the distinct-key count. The uniform-hashing comparison needs every
+    key's weight, so it is left out (None), and the notes say so.
+    """
+    b = _bindings()
+    names = _consumer_names(consumers)
+    if selector not in SELECTORS:
+        raise ValueError(f"unknown selector {selector!r}: choose from {', '.join(SELECTORS)}")
+    ranges = exclusive_ranges(len(names)) if selector == "exclusive" else None
+    weights = np.asarray(slot_weights, dtype=np.float64)[_SLOTS]
+    keyed = float(weights.sum())
+    total = keyed + keyless
+    estimate = distinct[0]
+
+    def build(count: int) -> Any:
+        sel = _make(b, selector, points)
+        for i in range(count):
+            if ranges is not None:
+                sel.add(i, names[i], ranges[i])
+            else:
+                sel.add(i, names[i])
+        return sel
+
+    def traffic_of(table: NDArray[np.int64], ids: Sequence[int]) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+        size = max(ids, default=-1) + 1
+        assigned = table >= 0
+        slot_share = np.bincount(table[assigned], minlength=size).astype(np.float64) / _SLOTS.size
+        traffic = np.bincount(table[assigned], weights=weights[assigned], minlength=size).astype(np.float64)
+        traffic = traffic + keyless * slot_share
+        unassigned = float(weights[~assigned].sum()) + keyless * (1 - float(slot_share.sum()))
+        pick = np.asarray(ids, dtype=np.intp)
+        return traffic[pick], slot_share[pick], unassigned
+
+    def rebalance(change: str, consumer: str, after: NDArray[np.int64], impact: Any, by: dict[int, str],
+                  ids_after: Sequence[int]) -> Rebalance:
+        orphaned = (after < 0) & (table >= 0)
+        moved = (table != after) & ~orphaned
+        moved_k = share(moved[sampled_slots - 1])
+        orphaned_k = share(orphaned[sampled_slots - 1])
+        traffic_after, _, _ = traffic_of(after, ids_after)
+        removed = getattr(impact, "removed", None) or {}
+        added = getattr(impact, "added", None) or {}
+        return Rebalance(
+            change=change,
+            consumer=consumer,
+            moved_key_share=moved_k[0],
+            moved_traffic_share=float(weights[moved].sum()) / keyed if keyed else 0.0,
+            orphaned_key_share=orphaned_k[0],
+            orphaned_traffic_share=float(weights[orphaned].sum()) / keyed if keyed else 0.0,
+            losers=[by.get(int(c), str(c)) for c, r in sorted(removed.items()) if r],
+            gainers=[by.get(int(c), str(c)) for c, r in sorted(added.items()) if r],
+            imbalance_after=load_stats(traffic_after)[1],
+            moved_key_share_low=moved_k[1],
+            moved_key_share_high=moved_k[2],
+            orphaned_key_share_low=orphaned_k[1],
+            orphaned_key_share_high=orphaned_k[2],
+        )
+
+    sel = build(len(names))
+    ids = list(range(len(names)))
+    by_id = dict(enumerate(names))
+    table = _table(sel)
+    traffic, slot_share, unassigned = traffic_of(table, ids)
+    owner = table[sampled_slots - 1] if sampled_slots.size else np.zeros(0, dtype=np.int64)
+    loads = []
+    for i in ids:
+        k_share, k_low, k_high = share(owner == i)
+        loads.append(
+            ConsumerLoad(
+                consumer_id=i,
+                name=names[i],
+                slots=int(round(slot_share[i] * _SLOTS.size)),
+                slot_share=float(slot_share[i]),
+                keys=round(k_share * estimate),
+                traffic=float(traffic[i]),
+                traffic_share=float(traffic[i]) / total if total else 0.0,
+                key_share_low=k_low,
+                key_share_high=k_high,
+            )
+        )
+    notes = [
+        "Sketch counting: traffic, slot shares, imbalance and the traffic a join or leave moves are exact "
+        "(summed per slot over every message); key counts and key shares are estimated from a uniform sample "
+        f"of {key_sample:,} distinct keys. No uniform-hashing comparison: simulating it needs the weight of "
+        "every distinct key, which sketch counting does not keep."
+    ]
+    join_report: Rebalance | None = None
+    if join and selector != "exclusive":
+        new_id = len(names)
+        new_name = f"consumer-{new_id}"
+        while new_name in names:
+            new_name += "'"
+        joined = build(len(names))
+        impact = joined.add(new_id, new_name)
+        join_report = rebalance("join", new_name, _table(joined), impact, {**by_id, new_id: new_name}, [*ids, new_id])
+    elif join:
+        notes.append(_EXCLUSIVE_JOIN)
+    leave_report: Rebalance | None = None
+    if len(names) > 1 or selector == "exclusive":
+        who = names[-1] if leave is None else leave
+        if who not in names:
+            raise ValueError(f"no consumer named {who!r}")
+        gone = len(names) - 1 - names[::-1].index(who)
+        left = build(len(names))
+        impact = left.remove(gone)
+        rest = [i for i in ids if i != gone]
+        leave_report = rebalance("leave", who, _table(left), impact, by_id, rest)
+        if selector == "exclusive" and leave_report.orphaned_traffic_share:
+            notes.append(_EXCLUSIVE_LEAVE)
+    if selector == "auto_split" and len(names) & (len(names) - 1):
+        notes.append(_AUTO_SPLIT)
+    return KeySharedReport(
+        selector=selector,
+        consumers=loads,
+        imbalance=load_stats(traffic)[1],
+        slot_imbalance=load_stats(slot_share)[1],
+        uniform_imbalance=None,
+        unassigned_traffic_share=unassigned / total if total else 0.0,
+        join=join_report,
+        leave=leave_report,
+        notes=notes,
+        counting="sketch",
+        key_sample=key_sample,
+        distinct_keys_low=math.floor(distinct[1]),
+        distinct_keys_high=math.ceil(distinct[2]),
+    )

@@ -805,6 +805,10 @@ class ConsumerLoad(Result):
     keys: int
     traffic: float
     traffic_share: float
+    # Sketch counting: ``keys`` is an estimate, its share of the distinct
+    # keys within this 95% interval.
+    key_share_low: float | None = None
+    key_share_high: float | None = None
 
     def render(self) -> str:
         return f"{self.name}: {pct(self.traffic_share)}"
@@ -829,6 +833,11 @@ class Rebalance(Result):
     losers: list[str]
     gainers: list[str]
     imbalance_after: float
+    # Sketch counting: the 95% intervals of the key shares (traffic stays exact).
+    moved_key_share_low: float | None = None
+    moved_key_share_high: float | None = None
+    orphaned_key_share_low: float | None = None
+    orphaned_key_share_high: float | None = None
 
     def render(self) -> str:
         lost = ", ".join(self.losers) or "nobody"
@@ -851,19 +860,26 @@ class KeySharedReport(Result):
     ``imbalance`` is max/mean of the traffic per consumer, ``slot_imbalance``
     of the slots per consumer; ``uniform_imbalance`` the traffic max/mean
     expected (simulated) if the same keys hashed uniformly onto these slot
-    shares. Keyless messages (sticky key producerName-sequenceId) are spread
-    by slot share.
+    shares (None in sketch counting: it needs every key's weight). Keyless
+    messages (sticky key producerName-sequenceId) are spread by slot share.
+    ``counting`` is ``exact`` or ``sketch``; in sketch counting the traffic
+    and slot figures stay exact, and the key counts and key shares come
+    from a uniform sample of ``key_sample`` distinct keys, with 95% intervals.
     """
 
     selector: str
     consumers: list[ConsumerLoad]
     imbalance: float
     slot_imbalance: float
-    uniform_imbalance: float
+    uniform_imbalance: float | None
     unassigned_traffic_share: float
     join: Rebalance | None
     leave: Rebalance | None
     notes: list[str] = field(default_factory=list)
+    counting: str = "exact"
+    key_sample: int | None = None
+    distinct_keys_low: int | None = None
+    distinct_keys_high: int | None = None
 
     def render(self) -> str:
         top = max((c.traffic for c in self.consumers), default=0.0)
@@ -883,6 +899,21 @@ class KeySharedReport(Result):
         for change in (self.join, self.leave):
             if change is not None:
                 parts.append(str(change))
+        if self.counting == "sketch":
+            intervals = [(f"{c.name} keys", c.key_share_low, c.key_share_high) for c in self.consumers]
+            for change in (self.join, self.leave):
+                if change is not None:
+                    intervals.append(
+                        (f"keys moved on {change.change}", change.moved_key_share_low, change.moved_key_share_high)
+                    )
+                    if change.orphaned_key_share or change.orphaned_traffic_share:
+                        intervals.append(
+                            (f"keys stalled on {change.change}", change.orphaned_key_share_low,
+                             change.orphaned_key_share_high)
+                        )
+            parts.append(
+                _counting_line(self.counting, self.key_sample, self.distinct_keys_low, self.distinct_keys_high, intervals)
+            )
         if self.notes:
             parts += [*(f"- {n}" for n in self.notes)]
         return "\n".join(parts)

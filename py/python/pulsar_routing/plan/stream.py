@@ -15,6 +15,8 @@ so memory no longer grows with the input (``sketch counting``):
   with a 95% interval; the distinct-key count is estimated from the same
   sample.
 
+``plan key-shared`` sums the traffic per sticky-key slot (65,536 of them)
+instead, exact, and takes its key shares from the same kind of sample.
 The moved-key list of a drift report needs every key, so it is only
 available in exact mode.
 """
@@ -121,13 +123,13 @@ class DistinctSample:
     whose shares over the sample estimate the shares over all distinct keys.
     """
 
-    def __init__(self, columns: int, bound: int = SAMPLE_KEYS) -> None:
+    def __init__(self, columns: int, bound: int = SAMPLE_KEYS, dtype: Any = bool) -> None:
         if bound < 1:
             raise ValueError("the sample bound must be at least 1")
         self.bound = bound
         self.level = 0
         self._hashes = np.zeros(0, dtype=np.uint64)
-        self._flags = np.zeros((0, columns), dtype=bool)
+        self._flags = np.zeros((0, columns), dtype=dtype)
 
     @property
     def size(self) -> int:
@@ -144,8 +146,8 @@ class DistinctSample:
         limit: np.uint64 = np.uint64(1 << (63 - self.level))
         return limit
 
-    def add(self, hashes: NDArray[np.uint64], flags: NDArray[np.bool_]) -> None:
-        """Keys by their sampling hash, with their flags (one row per key, repeats allowed)."""
+    def add(self, hashes: NDArray[np.uint64], flags: NDArray[Any]) -> None:
+        """Keys by their sampling hash, with their flags or values (one row per key, repeats allowed)."""
         keep = (hashes >> np.uint64(1)) < self._limit()
         h = np.concatenate([self._hashes, hashes[keep]])
         f = np.concatenate([self._flags, flags[keep]])
@@ -157,13 +159,22 @@ class DistinctSample:
             h, f = h[inside], f[inside]
         self._hashes, self._flags = h, f
 
+    @property
+    def values(self) -> NDArray[Any]:
+        """The values of the sampled keys, one row per key (``columns`` wide)."""
+        return self._flags
+
     def share(self, column: int) -> tuple[float, float, float]:
         """(estimate, low, high): the share of distinct keys whose flag is set, with its 95% interval.
 
         At level 0 the sample holds every distinct key, so the share is exact.
         """
+        return self.share_where(self._flags[:, column].astype(bool))
+
+    def share_where(self, hit: NDArray[np.bool_]) -> tuple[float, float, float]:
+        """:meth:`share` of a condition computed over :attr:`values` (one boolean per sampled key)."""
         n = self.size
-        hits = int(self._flags[:, column].sum()) if n else 0
+        hits = int(hit.sum()) if n else 0
         p = hits / n if n else 0.0
         if self.level == 0:
             return p, p, p
@@ -254,13 +265,6 @@ def _feed(out: _Sink, totals: _Totals, keys: Any, w: NDArray[np.float64], pc: An
 def _loads(parts: NDArray[np.int32], w: NDArray[np.float64], n: int) -> NDArray[np.float64]:
     present = parts >= 0
     return np.bincount(parts[present], weights=w[present], minlength=n).astype(np.float64)
-
-
-def _exact_only(what: str, max_distinct: int) -> PlanInputError:
-    return PlanInputError(
-        f"more than {max_distinct:,} distinct keys: {what} counts exactly only; raise --max-distinct "
-        "(memory grows with it), or run plan drift, divergence, clients or skew, which go on with sketches"
-    )
 
 
 # ---------------------------------------------------------------- drift
@@ -516,26 +520,7 @@ def stream_client_divergence(
     )
 
 
-# ---------------------------------------------------------------- exact only
-
-
-class _Refuse:
-    def __init__(self, what: str, max_distinct: int) -> None:
-        raise _exact_only(what, max_distinct)
-
-    def add(self, keys: Any, weights: NDArray[np.float64]) -> None:  # pragma: no cover - never built
-        raise AssertionError
-
-
-def stream_sample(batches: Batches, *, what: str, source: str = "stream", max_distinct: int = MAX_DISTINCT) -> KeySample:
-    """The exact :class:`KeySample` of batches read once, for an analysis that counts exactly only.
-
-    Raises :class:`PlanInputError` (naming ``what``) as soon as the distinct
-    keys pass ``max_distinct``, so memory stays bounded either way.
-    """
-    sample, _, _ = _run(batches, max_distinct, lambda: _Refuse(what, max_distinct), source=source)
-    assert sample is not None
-    return sample
+# ---------------------------------------------------------------- partitions
 
 
 HEAVY_KEYS = 1024
@@ -642,10 +627,86 @@ def stream_partitions(
     return replace(result, notes=[note, *result.notes])
 
 
-def stream_key_shared(batches: Batches, consumers: int | Sequence[str], selectors: str | Sequence[str], *,
-                      source: str = "stream", max_distinct: int = MAX_DISTINCT, **options: Any) -> KeySharedAnalysis:
-    """:func:`pulsar_routing.plan.analyze_key_shared` with the keys of batches read once (exact only)."""
-    from .key_shared import analyze_key_shared
+# ---------------------------------------------------------------- key-shared
 
-    sample = stream_sample(batches, what="plan key-shared", source=source, max_distinct=max_distinct)
-    return analyze_key_shared(sample, consumers, selectors, **options)
+
+class _KeySharedSink:
+    def __init__(self, selectors: Sequence[str], bound: int) -> None:
+        from .key_shared import _bindings
+
+        hashes = _bindings().sticky_key_hashes
+        if hashes is None:  # pragma: no cover - every build with the selectors has the batch form
+            raise PlanInputError("plan key-shared past --max-distinct needs sticky_key_hashes in this build")
+        self.hashes = hashes
+        self.selectors = list(selectors)
+        self.slot_weights = np.zeros((len(self.selectors), 65536))
+        self.keyed = 0.0
+        # The slot of each sampled key under each selector (their key hashes differ).
+        self.sample = DistinctSample(len(self.selectors), bound, dtype=np.uint16)
+
+    def add(self, keys: Any, w: NDArray[np.float64]) -> None:
+        slots = np.empty((len(keys), len(self.selectors)), dtype=np.uint16)
+        for i, selector in enumerate(self.selectors):
+            s = np.asarray(self.hashes(keys, selector), dtype=np.intp)
+            self.slot_weights[i] += np.bincount(s, weights=w, minlength=65536)
+            slots[:, i] = s
+        self.keyed += float(w.sum())
+        self.sample.add(key_hashes(keys), slots)
+
+
+def stream_key_shared(
+    batches: Batches,
+    consumers: int | Sequence[str],
+    selectors: str | Sequence[str],
+    *,
+    source: str = "stream",
+    max_distinct: int = MAX_DISTINCT,
+    sample_keys: int = SAMPLE_KEYS,
+    points: int = 100,
+    join: bool = True,
+    leave: str | None = None,
+) -> KeySharedAnalysis:
+    """:func:`pulsar_routing.plan.analyze_key_shared` with the keys of batches read once.
+
+    Past ``max_distinct`` distinct keys (sketch counting), every batch adds
+    its keyed weight to a histogram of the 65,536 sticky-key slots of each
+    selector, so traffic per consumer, imbalance and the traffic a join or
+    leave moves stay exact (a slot's keys all go to its consumer); key
+    counts and key shares come from a :class:`DistinctSample` holding each
+    sampled key's slot, with 95% intervals.
+    """
+    from .key_shared import SELECTORS, analyze_key_shared, key_shared_sketch_balance
+
+    names = [selectors] if isinstance(selectors, str) else list(selectors)
+    for s in names:
+        if s not in SELECTORS:
+            raise ValueError(f"unknown selector {s!r}: choose from {', '.join(SELECTORS)}")
+    sample, sink, totals = _run(batches, max_distinct, lambda: _KeySharedSink(names, sample_keys), source=source)
+    options: dict[str, Any] = {"points": points, "join": join, "leave": leave}
+    if sample is not None:
+        return analyze_key_shared(sample, consumers, names, **options)
+    assert sink is not None
+    total = sink.keyed + totals.keyless
+    if total <= 0:
+        raise PlanInputError(f"{source}: no keys")
+    distinct = sink.sample.distinct()
+    values = sink.sample.values.astype(np.int64)
+    reports = [
+        key_shared_sketch_balance(
+            sink.slot_weights[i], values[:, i], sink.sample.share_where, consumers, selector,
+            keyless=totals.keyless, distinct=distinct, key_sample=sink.sample.size, **options,
+        )
+        for i, selector in enumerate(names)
+    ]
+    what = "messages (weighted)" if totals.weighted else "messages"
+    keyless = f", {totals.keyless / total:.1%} without a key" if totals.keyless else ""
+    described = (
+        f"{source}: {totals.rows:,} rows, about {round(distinct[0]):,} distinct keys "
+        f"({math.floor(distinct[1]):,}..{math.ceil(distinct[2]):,}), {_count(total)} {what}{keyless} "
+        f"(sketch counting past {max_distinct:,} distinct keys)"
+    )
+    return KeySharedAnalysis(sample=described, reports=reports)
+
+
+def _count(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.1f}"
