@@ -59,8 +59,6 @@ const fn finish(h: u32, tail: &[u8], total_len: u64) -> u32 {
 /// assert_eq!(pulsar_routing::murmur3_32_raw(b"k1") as i32, -37330902);
 /// ```
 #[must_use]
-// Inlined across crates so that batch loops (Python, C) fold it in.
-#[inline]
 pub const fn murmur3_32_raw(data: &[u8]) -> u32 {
     let mut h = 0u32;
     let mut rest = data;
@@ -80,8 +78,6 @@ pub const fn murmur3_32_raw(data: &[u8]) -> u32 {
 /// assert_eq!(pulsar_routing::murmur3_32(b""), 0);
 /// ```
 #[must_use]
-// Inlined across crates so that batch loops (Python, C) fold it in.
-#[inline]
 pub const fn murmur3_32(data: &[u8]) -> u32 {
     murmur3_32_raw(data) & POSITIVE_MASK
 }
