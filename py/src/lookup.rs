@@ -892,11 +892,41 @@ pub(crate) fn producer_start_topics(topic: &str, partitions: u32) -> Vec<String>
 
 type Key = (String, Vec<(String, String)>);
 
-/// The table of the Python coalescer: owned keys, slots on the heap.
-type CoalescerTable = LookupCoalescer<Key, Vec<Option<InFlightLookup<Key>>>>;
+/// Lookups in flight under some key, and the Python objects waiting on
+/// each: what both coalescers share, whatever their key.
+struct Waiting<K> {
+    table: LookupCoalescer<K, Vec<Option<InFlightLookup<K>>>>,
+    /// The waiters of each slot's lookup, in join order.
+    waiters: HashMap<usize, Vec<Py<PyAny>>>,
+}
 
-/// The waiters of each slot's lookup, in join order.
-type Waiters = HashMap<usize, Vec<Py<PyAny>>>;
+impl<K: PartialEq> Waiting<K> {
+    fn new(capacity: usize) -> Mutex<Self> {
+        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect();
+        Mutex::new(Self {
+            table: LookupCoalescer::new(slots),
+            waiters: HashMap::new(),
+        })
+    }
+
+    fn join(&mut self, py: Python<'_>, key: K, waiter: Option<Py<PyAny>>) -> PyResult<bool> {
+        join_waiter(py, self.table.join(key), &mut self.waiters, waiter)
+    }
+
+    /// Removes the lookup of `key` and returns its waiters (empty if none
+    /// was in flight).
+    fn complete(&mut self, key: &K) -> Vec<Py<PyAny>> {
+        let Some(slot) = self.table.find(key) else {
+            return Vec::new();
+        };
+        let _ = self.table.complete(key);
+        self.waiters.remove(&slot).unwrap_or_default()
+    }
+}
+
+fn lock<K>(inner: &Mutex<Waiting<K>>) -> std::sync::MutexGuard<'_, Waiting<K>> {
+    inner.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 /// The table of lookups in flight (Java's
 /// `InProgressDeduplicationDecoratorLookupService`): concurrent requests
@@ -904,7 +934,7 @@ type Waiters = HashMap<usize, Vec<Py<PyAny>>>;
 /// it completes. Bounded by `capacity`; thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "LookupCoalescer")]
 pub(crate) struct PyLookupCoalescer {
-    inner: Mutex<(CoalescerTable, Waiters)>,
+    inner: Mutex<Waiting<Key>>,
 }
 
 fn key(topic: &str, properties: Option<HashMap<String, String>>) -> Key {
@@ -918,9 +948,8 @@ impl PyLookupCoalescer {
     #[new]
     #[pyo3(signature = (capacity = 1024))]
     fn new(capacity: usize) -> Self {
-        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect();
         Self {
-            inner: Mutex::new((LookupCoalescer::new(slots), HashMap::new())),
+            inner: Waiting::new(capacity),
         }
     }
 
@@ -935,9 +964,7 @@ impl PyLookupCoalescer {
         properties: Option<HashMap<String, String>>,
         waiter: Option<Py<PyAny>>,
     ) -> PyResult<bool> {
-        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let (table, waiters) = &mut *guard;
-        join_waiter(py, table.join(key(topic, properties)), waiters, waiter)
+        lock(&self.inner).join(py, key(topic, properties), waiter)
     }
 
     /// The lookup completed: removes it and returns its waiters, in join
@@ -945,37 +972,23 @@ impl PyLookupCoalescer {
     /// flight).
     #[pyo3(signature = (topic, properties = None))]
     fn complete(&self, topic: &str, properties: Option<HashMap<String, String>>) -> Vec<Py<PyAny>> {
-        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let (table, waiters) = &mut *guard;
-        let k = key(topic, properties);
-        let Some(slot) = table.find(&k) else {
-            return Vec::new();
-        };
-        let _ = table.complete(&k);
-        waiters.remove(&slot).unwrap_or_default()
+        lock(&self.inner).complete(&key(topic, properties))
     }
 
     fn __len__(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).0.len()
+        lock(&self.inner).table.len()
     }
 
     /// The number of slots.
     #[getter]
     fn capacity(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .0
-            .capacity()
+        lock(&self.inner).table.capacity()
     }
 }
 
 /// The key of a partitioned-metadata request in Java's decorator: (topic,
 /// `metadataAutoCreationEnabled`, `useFallbackForNonPIP344Brokers`).
 type MetaKey = (String, bool, bool);
-
-/// The table of the Python metadata coalescer.
-type MetadataTable = LookupCoalescer<MetaKey, Vec<Option<InFlightLookup<MetaKey>>>>;
 
 /// The partitioned-metadata requests in flight (Java's
 /// `InProgressDeduplicationDecoratorLookupService.getPartitionedTopicMetadata`):
@@ -984,7 +997,7 @@ type MetadataTable = LookupCoalescer<MetaKey, Vec<Option<InFlightLookup<MetaKey>
 /// completes. Bounded by `capacity`; thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "MetadataCoalescer")]
 pub(crate) struct PyMetadataCoalescer {
-    inner: Mutex<(MetadataTable, Waiters)>,
+    inner: Mutex<Waiting<MetaKey>>,
 }
 
 #[pymethods]
@@ -992,9 +1005,8 @@ impl PyMetadataCoalescer {
     #[new]
     #[pyo3(signature = (capacity = 1024))]
     fn new(capacity: usize) -> Self {
-        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect();
         Self {
-            inner: Mutex::new((LookupCoalescer::new(slots), HashMap::new())),
+            inner: Waiting::new(capacity),
         }
     }
 
@@ -1010,14 +1022,12 @@ impl PyMetadataCoalescer {
         use_fallback_for_non_pip344: bool,
         waiter: Option<Py<PyAny>>,
     ) -> PyResult<bool> {
-        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let (table, waiters) = &mut *guard;
         let k = (
             topic.to_owned(),
             metadata_auto_creation,
             use_fallback_for_non_pip344,
         );
-        join_waiter(py, table.join(k), waiters, waiter)
+        lock(&self.inner).join(py, k, waiter)
     }
 
     /// The request completed: removes it and returns its waiters, in join
@@ -1029,32 +1039,22 @@ impl PyMetadataCoalescer {
         metadata_auto_creation: bool,
         use_fallback_for_non_pip344: bool,
     ) -> Vec<Py<PyAny>> {
-        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let (table, waiters) = &mut *guard;
         let k = (
             topic.to_owned(),
             metadata_auto_creation,
             use_fallback_for_non_pip344,
         );
-        let Some(slot) = table.find(&k) else {
-            return Vec::new();
-        };
-        let _ = table.complete(&k);
-        waiters.remove(&slot).unwrap_or_default()
+        lock(&self.inner).complete(&k)
     }
 
     fn __len__(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).0.len()
+        lock(&self.inner).table.len()
     }
 
     /// The number of slots.
     #[getter]
     fn capacity(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .0
-            .capacity()
+        lock(&self.inner).table.capacity()
     }
 }
 
@@ -1063,7 +1063,7 @@ impl PyMetadataCoalescer {
 fn join_waiter(
     py: Python<'_>,
     joined: Result<pulsar_routing::lookup::Joined, CoalesceError>,
-    waiters: &mut Waiters,
+    waiters: &mut HashMap<usize, Vec<Py<PyAny>>>,
     waiter: Option<Py<PyAny>>,
 ) -> PyResult<bool> {
     match joined {
