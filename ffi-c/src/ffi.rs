@@ -94,6 +94,14 @@ macro_rules! inline_castable {
     };
 }
 
+/// Locks a handle's state; a panic while it was held left the state
+/// unspecified (as the PANIC status documents) but memory-safe.
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Writes a fresh value into caller-allocated state. Returns false for NULL.
 ///
 /// # Safety

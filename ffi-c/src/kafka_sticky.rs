@@ -7,7 +7,7 @@
 //! Random numbers, byte counts, clocks and which partitions have a leader
 //! are arguments, so every sequence can be replayed.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::kafka::{
@@ -16,7 +16,9 @@ use pulsar_routing_core::kafka::{
 };
 
 use crate::error::pulsar_routing_status;
-use crate::ffi::{BoxCastable, free_box, slice_from_raw, slice_from_raw_mut, to_boxed_mut_ptr};
+use crate::ffi::{
+    BoxCastable, free_box, lock, slice_from_raw, slice_from_raw_mut, to_boxed_mut_ptr,
+};
 use crate::kafka::pulsar_routing_librdkafka_partitioner;
 
 /// What the Java client's `BuiltInPartitioner.nextPartition` reads when it
@@ -150,12 +152,6 @@ impl<'a> ChoiceInput<'a> {
             load,
         })
     }
-}
-
-/// Locks a handle's state; a panic while it was held left the state
-/// unspecified (as the PANIC status documents) but memory-safe.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The Java client's `BuiltInPartitioner.updatePartitionLoadStats`: turns

@@ -26,7 +26,7 @@ use pulsar_routing_core::lookup::{
 };
 
 use crate::error::pulsar_routing_status;
-use crate::ffi::{BoxCastable, Out, OutBuf, free_box, to_boxed_mut_ptr, write_display};
+use crate::ffi::{BoxCastable, Out, OutBuf, free_box, lock, to_boxed_mut_ptr, write_display};
 
 /// A lookup profile: one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
 pub type pulsar_routing_lookup_profile = u32;
@@ -433,7 +433,7 @@ fn drive(
 ) -> pulsar_routing_status {
     // A poisoned lock means an earlier call panicked: the state is still
     // memory-safe, and the status of that call said so.
-    let mut inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+    let mut inner = lock(&handle.inner);
     let action = f(&mut inner.lookup);
     out.write(inner.convert(action));
     pulsar_routing_status::Ok
@@ -725,7 +725,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_error_message(
         let handle = try_box_ref!(lookup);
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
-        let inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let inner = lock(&handle.inner);
         write_display(error_text(&inner.lookup), buf, written)
     }
 }
@@ -773,7 +773,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_len(
     ffi_panic_boundary! {
         let handle = try_box_ref!(lookup);
         let out = try_out!(len_out);
-        let inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let inner = lock(&handle.inner);
         out.write(inner.lookup.chain().count());
         pulsar_routing_status::Ok
     }
@@ -807,7 +807,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_hop(
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
         let auth = try_out!(authoritative_out);
-        let inner = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let inner = lock(&handle.inner);
         let Some(hop) = inner.lookup.chain().nth(index) else {
             return pulsar_routing_status::LookupHopIndexOutOfRange;
         };
@@ -995,7 +995,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
                 None => return pulsar_routing_status::UnknownServerError,
             },
         };
-        let mut guard = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = lock(&handle.inner);
         let (m, address) = &mut *guard;
         let action = match event {
             PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START => m.start(now_ms),
@@ -1072,7 +1072,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_error_message(
         let handle = try_box_ref!(metadata);
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
-        let guard = handle.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let guard = lock(&handle.inner);
         let m = &guard.0;
         let text = with_server_message(
             m.error(),
@@ -1254,7 +1254,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_join(
             Ok(k) => k,
             Err(e) => return e,
         };
-        let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut table = lock(&table.0);
         match table.join(key) {
             Ok(joined) => {
                 let n = table.get(joined.slot()).map_or(1, |e| e.waiters);
@@ -1297,7 +1297,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_complete(
             Ok(k) => k,
             Err(e) => return e,
         };
-        let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut table = lock(&table.0);
         waiters.write(table.complete(&key).unwrap_or(0));
         pulsar_routing_status::Ok
     }
@@ -1399,7 +1399,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_join(
             Err(e) => return e,
         };
         let key = (topic.to_owned(), metadata_auto_creation, use_fallback_for_non_pip344);
-        let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut table = lock(&table.0);
         match table.join(key) {
             Ok(joined) => {
                 let n = table.get(joined.slot()).map_or(1, |e| e.waiters);
@@ -1443,7 +1443,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_complete(
             Err(e) => return e,
         };
         let key = (topic.to_owned(), metadata_auto_creation, use_fallback_for_non_pip344);
-        let mut table = table.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut table = lock(&table.0);
         waiters.write(table.complete(&key).unwrap_or(0));
         pulsar_routing_status::Ok
     }
@@ -1517,7 +1517,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let send_now = try_out!(send_now_out);
-        let mut t = t.lock().unwrap_or_else(|p| p.into_inner());
+        let mut t = lock(t);
         match t.try_acquire() {
             Ok(a) => {
                 send_now.write(a == Admission::SendNow);
@@ -1550,7 +1550,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_counts(
         let t = try_box_ref!(throttle);
         let in_flight = try_out!(in_flight_out);
         let queued = try_out!(queued_out);
-        let t = t.lock().unwrap_or_else(|p| p.into_inner());
+        let t = lock(t);
         in_flight.write(t.in_flight());
         queued.write(t.queued());
         pulsar_routing_status::Ok
@@ -1574,7 +1574,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_release(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let out = try_out!(send_queued_out);
-        let mut t = t.lock().unwrap_or_else(|p| p.into_inner());
+        let mut t = lock(t);
         out.write(t.release());
         pulsar_routing_status::Ok
     }
@@ -1596,7 +1596,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_cancel_queued(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let out = try_out!(cancelled_out);
-        let mut t = t.lock().unwrap_or_else(|p| p.into_inner());
+        let mut t = lock(t);
         out.write(t.cancel_queued());
         pulsar_routing_status::Ok
     }

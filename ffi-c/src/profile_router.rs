@@ -5,7 +5,7 @@
 //! the [`pulsar_routing_profile_router`] handle over the core's
 //! `ProfileRouter`.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
@@ -14,7 +14,7 @@ use pulsar_routing_core::profiles::{
 };
 
 use crate::error::pulsar_routing_status;
-use crate::ffi::{BoxCastable, free_box, to_boxed_mut_ptr};
+use crate::ffi::{BoxCastable, free_box, lock, to_boxed_mut_ptr};
 use crate::key::pulsar_routing_key;
 use crate::profiles::{
     PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
@@ -370,7 +370,7 @@ impl pulsar_routing_profile_router {
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             // A panic while the lock was held left the state unspecified,
             // as the PANIC status documents; it is still memory-safe.
-            let mut router = router.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut router = lock(router);
             out.write(try_ok!(router.route(&message, n, now_ns)));
             pulsar_routing_status::Ok
         }
@@ -394,7 +394,7 @@ impl pulsar_routing_profile_router {
         ffi_panic_boundary! {
             let router = try_box_ref!(router);
             let out = try_out!(profile_out);
-            let profile = router.lock().unwrap_or_else(PoisonError::into_inner).profile();
+            let profile = lock(router).profile();
             out.write(profile_to_c(profile));
             pulsar_routing_status::Ok
         }

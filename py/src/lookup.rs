@@ -493,7 +493,7 @@ pub(crate) struct PyTopicLookup {
 
 impl PyTopicLookup {
     fn drive(&self, f: impl FnOnce(&mut TopicLookup<Vec<Hop>>) -> Owned) -> PyLookupAction {
-        let mut l = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut l = lock(&self.inner);
         let owned = f(&mut l);
         convert(&l, owned)
     }
@@ -629,44 +629,31 @@ impl PyTopicLookup {
     /// The current attempt's redirect chain: (address, authoritative) hops.
     #[getter]
     fn chain(&self) -> Vec<(String, bool)> {
-        chain_of(&self.inner.lock().unwrap_or_else(|p| p.into_inner()))
+        chain_of(&lock(&self.inner))
     }
 
     /// Whether the lookup ended.
     #[getter]
     fn is_finished(&self) -> bool {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .is_finished()
+        lock(&self.inner).is_finished()
     }
 
     /// Attempts made.
     #[getter]
     fn attempts(&self) -> u32 {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .attempts()
+        lock(&self.inner).attempts()
     }
 
     /// The deadline, once started.
     #[getter]
     fn deadline_ms(&self) -> Option<u64> {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .deadline_ms()
+        lock(&self.inner).deadline_ms()
     }
 
     /// The last Failed response's message.
     #[getter]
     fn server_message(&self) -> String {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .server_message()
-            .to_owned()
+        lock(&self.inner).server_message().to_owned()
     }
 }
 
@@ -744,7 +731,7 @@ impl PyPartitionedMetadataLookup {
         &self,
         f: impl for<'a> FnOnce(&'a mut PartitionedMetadataLookup) -> MetadataAction<'a>,
     ) -> PyLookupAction {
-        let mut m = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut m = lock(&self.inner);
         let (action, address) = match f(&mut m) {
             MetadataAction::Connect { address, attempt } => (
                 MetadataAction::Connect {
@@ -873,10 +860,7 @@ impl PyPartitionedMetadataLookup {
     /// Whether it ended.
     #[getter]
     fn is_finished(&self) -> bool {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .is_finished()
+        lock(&self.inner).is_finished()
     }
 }
 
@@ -924,7 +908,9 @@ impl<K: PartialEq> Waiting<K> {
     }
 }
 
-fn lock<K>(inner: &Mutex<Waiting<K>>) -> std::sync::MutexGuard<'_, Waiting<K>> {
+/// Locks `inner`, going on after a panic in another holder: every state
+/// here stays valid between the core's calls.
+fn lock<T>(inner: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     inner.lock().unwrap_or_else(|p| p.into_inner())
 }
 
@@ -1110,7 +1096,7 @@ impl PyLookupThrottle {
     /// Admits a lookup: "send_now" or "queued"; raises TooManyRequestsError
     /// beyond both limits.
     fn acquire(&self, py: Python<'_>) -> PyResult<&'static str> {
-        let mut t = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut t = lock(&self.inner);
         match t.try_acquire() {
             Ok(Admission::SendNow) => Ok("send_now"),
             Ok(Admission::Queued) => Ok("queued"),
@@ -1121,37 +1107,25 @@ impl PyLookupThrottle {
     /// A lookup in flight completed: True when the oldest queued one must
     /// now be sent.
     fn release(&self) -> bool {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .release()
+        lock(&self.inner).release()
     }
 
     /// A queued lookup was abandoned before it was sent: False when none
     /// was queued.
     fn cancel_queued(&self) -> bool {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .cancel_queued()
+        lock(&self.inner).cancel_queued()
     }
 
     /// Lookups in flight.
     #[getter]
     fn in_flight(&self) -> u32 {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .in_flight()
+        lock(&self.inner).in_flight()
     }
 
     /// Lookups queued.
     #[getter]
     fn queued(&self) -> u32 {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .queued()
+        lock(&self.inner).queued()
     }
 }
 
@@ -1182,14 +1156,11 @@ impl PyBackoff {
     /// `random % (current // 10)`), 0 for no jitter.
     #[pyo3(signature = (now_ms, random = 0))]
     fn next(&self, now_ms: u64, random: u32) -> u64 {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .next(now_ms, random)
+        lock(&self.inner).next(now_ms, random)
     }
 
     /// Starts over from the initial delay.
     fn reset(&self) {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner()).reset();
+        lock(&self.inner).reset();
     }
 }
