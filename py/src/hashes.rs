@@ -1,6 +1,6 @@
 //! The hash functions, one-shot and streaming, and `sign_safe_mod`.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::Mutex;
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -8,6 +8,7 @@ use pyo3::types::PyString;
 use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above};
 use crate::errors::IntoPyException;
 use crate::keys::JavaString;
+use crate::lock;
 
 /// Hashes `data`: a `str` as Java's `getBytes(UTF_8)`, anything else as the
 /// raw bytes of its buffer.
@@ -109,13 +110,6 @@ pub(crate) fn java_lossy_utf8(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResu
 #[pyo3(signature = (dividend, divisor, /))]
 pub(crate) fn sign_safe_mod(py: Python<'_>, dividend: i64, divisor: i32) -> PyResult<i32> {
     pulsar_routing::sign_safe_mod(dividend, divisor).map_err(|e| e.into_py_exception(py))
-}
-
-/// A lock that a panic elsewhere cannot poison for good: every state here is
-/// valid after any partial update, because the core's `update` does not
-/// panic.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Feeds a buffer to the hasher in `state`, with the GIL released for long

@@ -22,7 +22,16 @@ mod sender;
 mod topic_batch;
 mod topics;
 
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
 use pyo3::prelude::*;
+
+/// Locks an object's state, going on after a panic in another holder: a
+/// panic is a bug already reported as an exception, and the core's states
+/// stay valid values between its calls.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// Apache Pulsar's routing (key to partition, topic to bundle, message to
 /// Key_Shared consumer), byte-for-byte as the Java client and broker compute

@@ -17,6 +17,7 @@ use crate::errors::{
     CoalescingTableFullError, LookupFailedError, LookupTimeoutError, RedirectLoopError,
     TooManyRedirectsError, TooManyRequestsError, TopicLookupError,
 };
+use crate::lock;
 
 /// A short name for each attempt error, the `kind` of actions and
 /// exceptions.
@@ -906,12 +907,6 @@ impl<K: PartialEq> Waiting<K> {
         let _ = self.table.complete(key);
         self.waiters.remove(&slot).unwrap_or_default()
     }
-}
-
-/// Locks `inner`, going on after a panic in another holder: every state
-/// here stays valid between the core's calls.
-fn lock<T>(inner: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    inner.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The table of lookups in flight (Java's

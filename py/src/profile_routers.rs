@@ -5,7 +5,7 @@
 //! Each object keeps its core state behind a lock, so one can be shared
 //! between threads; every call is one step of the state machine.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pulsar_routing::kafka::{
@@ -17,13 +17,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::{KafkaPartitionError, ProfileConfigError, partition_count};
+use crate::lock;
 use crate::profiles::{ClientKey, config_error, profile_config, route_error};
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic while the lock was held is a bug already reported; the state
-    // is still a valid value.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// Unix epoch nanoseconds, what the clients' clocks read.
 fn epoch_ns() -> i64 {

@@ -472,9 +472,7 @@ pub(crate) struct PyKafkaMurmur2Hasher {
 
 impl PyKafkaMurmur2Hasher {
     fn state(&self) -> std::sync::MutexGuard<'_, pulsar_routing::kafka::Murmur2Hasher> {
-        self.state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        crate::lock(&self.state)
     }
 
     fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
