@@ -23,10 +23,14 @@
 //! the bundle count into constants.
 //!
 //! The goal (issue 3) is at most 1.2 times the baseline for the lookup on
-//! a parsed name with 4 and with 1024 bundles; after the ratio table the
-//! bench prints whether it is met, for the default layouts and the indexed
-//! explicit one. The unindexed explicit layout is shown for comparison: its
-//! binary search takes about ten dependent reads, which no CRC can hide.
+//! a parsed name with 4 and with 1024 bundles. After criterion's runs and
+//! the ratio table of its medians, the bench measures each goal layout
+//! (the default ones and the indexed explicit one) against the baseline
+//! once more, interleaved in one loop (`pulsar_routing_benches::paired`),
+//! and judges the goal on that: separately measured medians drift with the
+//! machine. `-- goal` runs that check alone. The unindexed explicit layout
+//! is in the ratio table for comparison: its binary search takes about ten
+//! dependent reads, which no CRC can hide.
 //!
 //! Run:
 //! - `scripts/bench.sh` (every bench), or
@@ -34,13 +38,15 @@
 //!
 //! `cargo test --benches` runs each benchmark once, as a smoke test.
 
+use std::env;
 use std::hint::black_box;
 use std::time::SystemTime;
 
 use criterion::{Criterion, Throughput};
 use pulsar_routing::bundles::{BundleLayout, BundleRange, default_boundaries};
 use pulsar_routing::{TopicName, crc32};
-use pulsar_routing_benches::{Comparison, Goal, TOPIC_40, print_goal_report, print_ratio_table};
+use pulsar_routing_benches::paired;
+use pulsar_routing_benches::{Comparison, TOPIC_40, print_ratio_table};
 
 const GROUP: &str = "topic_bundle_40b";
 const BASELINE: &str = "crc32_name";
@@ -91,21 +97,44 @@ const COMPARISONS: [Comparison; 13] = [
     comparison("parse + bundle, default 1024", "parse_bundle_default_1024"),
 ];
 
-/// Issue 3's goal: topic to bundle within 1.2 times the name's CRC-32.
-const GOALS: [Goal; 3] = [
-    Goal {
-        comparison: LOOKUPS[0],
-        max_ratio: 1.2,
-    },
-    Goal {
-        comparison: LOOKUPS[2],
-        max_ratio: 1.2,
-    },
-    Goal {
-        comparison: LOOKUPS[3],
-        max_ratio: 1.2,
-    },
-];
+// Both sides are forced inline so that criterion's loop and the paired
+// loop run the same code shape for each.
+
+/// The baseline: the CRC-32 of the contiguous name.
+#[inline(always)]
+fn crc_only() -> u32 {
+    crc32(black_box(TOPIC_40).as_bytes())
+}
+
+/// Topic to bundle on a parsed name.
+#[inline(always)]
+fn bundle_of(layout: &BundleLayout<'_>, topic: &TopicName<'_>) -> Option<BundleRange> {
+    black_box(layout).bundle_for_topic(black_box(topic))
+}
+
+/// The measured layouts, by benchmark id: the broker's default 4, a
+/// 1024-bundle layout over caller-owned boundaries (`storage`), the same
+/// with an index in `table`, and the default 1024.
+fn layouts<'a>(
+    storage: &'a mut [u32; 1025],
+    table: &'a mut Vec<u32>,
+) -> [(&'static str, BundleLayout<'a>); 4] {
+    let boundaries = default_boundaries(1024, storage).expect("room for 1025 boundaries");
+    let explicit = BundleLayout::new(boundaries).expect("valid boundaries");
+    table.resize(BundleLayout::recommended_index_len(explicit.len()), 0);
+    [
+        (
+            "default_4",
+            BundleLayout::default_for(4).expect("4 bundles"),
+        ),
+        ("explicit_1024", explicit),
+        ("indexed_1024", explicit.indexed(table)),
+        (
+            "default_1024",
+            BundleLayout::default_for(1024).expect("1024 bundles"),
+        ),
+    ]
+}
 
 /// Parses and looks up, as a proxy handed the name as text would.
 fn parse_and_find(name: &str, layout: &BundleLayout<'_>) -> Option<BundleRange> {
@@ -115,22 +144,8 @@ fn parse_and_find(name: &str, layout: &BundleLayout<'_>) -> Option<BundleRange> 
 
 fn bench_topic_bundle(c: &mut Criterion) {
     let topic = TopicName::parse(TOPIC_40).expect("a valid topic name");
-    let mut storage = [0u32; 1025];
-    let boundaries = default_boundaries(1024, &mut storage).expect("room for 1025 boundaries");
-    let explicit = BundleLayout::new(boundaries).expect("valid boundaries");
-    let mut table = vec![0u32; BundleLayout::recommended_index_len(explicit.len())];
-    let layouts = [
-        (
-            "default_4",
-            BundleLayout::default_for(4).expect("4 bundles"),
-        ),
-        ("explicit_1024", explicit),
-        ("indexed_1024", explicit.indexed(&mut table)),
-        (
-            "default_1024",
-            BundleLayout::default_for(1024).expect("1024 bundles"),
-        ),
-    ];
+    let (mut storage, mut table) = ([0u32; 1025], Vec::new());
+    let layouts = layouts(&mut storage, &mut table);
 
     // Every variant must find the bundle the hash alone says, or the
     // ratios compare different work.
@@ -153,7 +168,7 @@ fn bench_topic_bundle(c: &mut Criterion) {
     let mut group = c.benchmark_group(GROUP);
     group.throughput(Throughput::Elements(1));
     group.bench_function(BASELINE, |b| {
-        b.iter(|| crc32(black_box(TOPIC_40).as_bytes()));
+        b.iter(crc_only);
     });
     group.bench_function("topic_crc32", |b| {
         b.iter(|| black_box(&topic).crc32());
@@ -165,7 +180,7 @@ fn bench_topic_bundle(c: &mut Criterion) {
     }
     for (name, layout) in &layouts {
         group.bench_function(format!("bundle_{name}"), |b| {
-            b.iter(|| black_box(layout).bundle_for_topic(black_box(&topic)));
+            b.iter(|| bundle_of(layout, &topic));
         });
     }
     for (name, layout) in &layouts {
@@ -176,15 +191,34 @@ fn bench_topic_bundle(c: &mut Criterion) {
     group.finish();
 }
 
+/// The goal, measured paired: topic to bundle within 1.2 times the name's
+/// CRC-32 for the default layouts and the indexed explicit one, each
+/// interleaved with the baseline. (`LOOKUPS` is in `layouts` order.)
+fn check_goal() {
+    let topic = TopicName::parse(TOPIC_40).expect("a valid topic name");
+    let (mut storage, mut table) = ([0u32; 1025], Vec::new());
+    let layouts = layouts(&mut storage, &mut table);
+    let cases = layouts
+        .iter()
+        .zip(LOOKUPS)
+        .filter(|((id, _), _)| *id != "explicit_1024")
+        .map(|((_, layout), c)| (c.label, || bundle_of(layout, &topic)));
+    paired::check_goal(
+        "topic to bundle (name parsed once) at most 1.2x the CRC-32 of the name",
+        BASELINE_NAME,
+        1.2,
+        crc_only,
+        cases,
+    );
+}
+
 fn main() {
     let since = SystemTime::now();
     let mut criterion = Criterion::default().configure_from_args();
     bench_topic_bundle(&mut criterion);
     criterion.final_summary();
     print_ratio_table(&COMPARISONS, since);
-    print_goal_report(
-        "topic to bundle (name parsed once) at most 1.2x the CRC-32 of the name",
-        &GOALS,
-        since,
-    );
+    if paired::goal_check_requested(&env::args().collect::<Vec<_>>()) {
+        check_goal();
+    }
 }

@@ -1,7 +1,8 @@
 //! Shared setup for the criterion benchmarks in `benches/benches/`:
 //! deterministic inputs, the naive baselines the routing functions are
-//! measured against, and the ratio table each bench binary prints after its
-//! measurements.
+//! measured against, the ratio table each bench binary prints after its
+//! measurements, and the paired measurement ([`paired`]) that judges the
+//! goals stated as ratios.
 //!
 //! Run everything with `scripts/bench.sh` (`--quick` for a short run), or one
 //! binary with `cargo bench -p pulsar-routing-benches --bench murmur3`.
@@ -11,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 use std::{env, fs};
+
+pub mod paired;
 
 /// The key the routing benchmarks route: 32 ASCII bytes, shaped like the
 /// user and session ids producers key their messages by.
@@ -180,54 +183,6 @@ pub fn ratio_table(home: &Path, comparisons: &[Comparison], since: SystemTime) -
     ))
 }
 
-/// A performance goal on one [`Comparison`]: ours must take at most
-/// `max_ratio` times the baseline's time.
-#[derive(Clone, Copy, Debug)]
-pub struct Goal {
-    /// The pair of benchmarks the goal compares.
-    pub comparison: Comparison,
-    /// The largest acceptable `ours / baseline` ratio of median times.
-    pub max_ratio: f64,
-}
-
-/// Whether each goal this run measured is met, with the measured ratio,
-/// and an overall verdict; `None` when the run measured none of them.
-#[must_use]
-pub fn goal_report(home: &Path, title: &str, goals: &[Goal], since: SystemTime) -> Option<String> {
-    let mut rows = String::new();
-    let mut all_met = true;
-    for goal in goals {
-        let c = &goal.comparison;
-        let ours = fresh_median_ns(home, c.group, c.ours, since);
-        let baseline = fresh_median_ns(home, c.group, c.baseline, since);
-        if let (Some(ours), Some(baseline)) = (ours, baseline) {
-            let ratio = ours / baseline;
-            let met = ratio <= goal.max_ratio;
-            all_met &= met;
-            let _ = writeln!(
-                rows,
-                "  {:<34} {ratio:.2}x {} (goal <= {:.2}x {})",
-                c.label,
-                if met { "met    " } else { "NOT met" },
-                goal.max_ratio,
-                c.baseline_name
-            );
-        }
-    }
-    if rows.is_empty() {
-        return None;
-    }
-    let verdict = if all_met { "met" } else { "NOT met" };
-    Some(format!("goal: {title}\n{rows}  overall: {verdict}\n"))
-}
-
-/// Prints [`goal_report`] for the criterion results of this run.
-pub fn print_goal_report(title: &str, goals: &[Goal], since: SystemTime) {
-    if let Some(report) = goal_report(&criterion_home(), title, goals, since) {
-        println!("\n{report}");
-    }
-}
-
 /// Prints [`ratio_table`] for the criterion results of this run.
 pub fn print_ratio_table(comparisons: &[Comparison], since: SystemTime) {
     if let Some(table) = ratio_table(&criterion_home(), comparisons, since) {
@@ -288,40 +243,6 @@ mod tests {
         let topic = pulsar_routing::TopicName::parse(TOPIC_40).expect("a valid name");
         assert_eq!(topic.to_string(), TOPIC_40);
         assert_eq!(topic.canonical_len(), 40);
-    }
-
-    #[test]
-    fn goals_are_judged_from_fresh_estimates() {
-        let home = env::temp_dir().join(format!("pulsar-routing-goal-{}", std::process::id()));
-        let write = |id: &str, median: f64| {
-            let dir = home.join("g").join(id).join("new");
-            fs::create_dir_all(&dir).expect("temp dir");
-            let json = format!(r#"{{"median":{{"point_estimate":{median}}}}}"#);
-            fs::write(dir.join("estimates.json"), json).expect("temp file");
-        };
-        let since = SystemTime::now() - std::time::Duration::from_secs(60);
-        write("base", 10.0);
-        write("fast", 11.0);
-        write("slow", 13.0);
-        let goal = |label, ours| Goal {
-            comparison: Comparison {
-                label,
-                group: "g",
-                ours,
-                baseline: "base",
-                baseline_name: "base",
-            },
-            max_ratio: 1.2,
-        };
-        let met = goal_report(&home, "t", &[goal("fast", "fast")], since).expect("measured");
-        assert!(met.contains("1.10x met"), "{met}");
-        assert!(met.contains("overall: met"), "{met}");
-        let goals = [goal("fast", "fast"), goal("slow", "slow")];
-        let missed = goal_report(&home, "t", &goals, since).expect("measured");
-        assert!(missed.contains("1.30x NOT met"), "{missed}");
-        assert!(missed.contains("overall: NOT met"), "{missed}");
-        assert_eq!(goal_report(&home, "t", &[goal("x", "absent")], since), None);
-        let _ = fs::remove_dir_all(&home);
     }
 
     #[test]
