@@ -519,6 +519,17 @@ proptest! {
             prop_assert_eq!(slot, expected);
         }
     }
+
+    /// The default ranges' shortcuts (a mask for 65536, a fold for 65535)
+    /// agree with `%`, as do their neighbours on the general path.
+    #[test]
+    fn reduce_is_modulo_for_every_hash(h in any::<u32>(), start in 0u32..3) {
+        for size in [65534u32, 65535, 65536, 65537] {
+            let range = KeyHashRange::new(start, start + size - 1).unwrap();
+            let expected = ((h & 0x7fff_ffff) % size + start).max(1);
+            prop_assert_eq!(range.reduce(h), expected, "size {}", size);
+        }
+    }
 }
 
 // ---------------------------------------------------------------- Exclusive
@@ -891,7 +902,13 @@ fn storage_formulas_are_the_documented_ones() {
                     .with_points(p as u32)
                     .with_range_max(m as u32)
                     .with_name_bytes(1001);
-                let flat = if m <= 65536 { m + 1 } else { 0 };
+                // Two words per slot, and a spare word when `C * P` is odd
+                // so that the table starts at an even word.
+                let flat = if m <= 65536 {
+                    2 * (m + 1) + (c * p) % 2
+                } else {
+                    0
+                };
                 let expected = 2 * c * p
                     + 8 * c
                     + index(c)

@@ -21,8 +21,9 @@ use pulsar_routing::{
 /// Key_Shared in caller storage on the stack: two consumers split the ring.
 fn key_shared_checks() -> bool {
     let config = ConsistentHashingConfig::new(2);
-    // About 67k words for two consumers: the flat 65536-slot table dominates.
-    let mut storage = [0u32; 1 << 17];
+    // About 132k words for two consumers: the flat table of 65536 slots,
+    // two words each, dominates.
+    let mut storage = [0u32; 1 << 18];
     let needed = config.storage_words().unwrap_or(usize::MAX);
     let Some(storage) = storage.get_mut(..needed) else {
         return false;

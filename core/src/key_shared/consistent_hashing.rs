@@ -13,15 +13,15 @@
 //!   unlinks its registrations in O(1) each;
 //! - the ring: the distinct points in ascending order, each with the tail of
 //!   its list (the tail's successor is the head);
-//! - a flat slot table (slot to owner) when the range has at most 65536
-//!   slots, so `select` is one lookup;
+//! - a flat slot table (slot to the owner's id, two words) when the range
+//!   has at most 65536 slots, so `select` is one read;
 //! - the names, packed in consumer order; a scratch row; the last impact.
 
 use super::impact::{ENTRY_WORDS, ImpactWriter, read, writers};
 use super::storage::{
-    LayoutBuilder, NONE, Region, copy_prefix, decimal, fill, find_handle, id_at, id_index_len,
+    LayoutBuilder, NONE, Region, copy_prefix, decimal, fill_ids, find_handle, id_at, id_index_len,
     index_insert, index_remove, init_free, move_words, mul, pop_free, push_free, rd,
-    rebuild_handles, region, set_id, split_mut, split_ref, wr,
+    rebuild_handles, set_id, split_mut, split_ref, wr,
 };
 use super::{AssignError, Assignment, ConfigError, ConsumerId, HashRange, Impact, KeyHashRange};
 use crate::murmur3::{Murmur3Hasher, murmur3_32_raw};
@@ -60,6 +60,9 @@ pub struct ConsistentHashingConfig {
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     regions: [Region; 15],
+    /// The slot table's start counted in word pairs (it starts at an even
+    /// word).
+    table_pairs: usize,
     total: usize,
     flat: bool,
     ring_capacity: usize,
@@ -110,7 +113,9 @@ impl ConsistentHashingConfig {
     /// `C = max_consumers`, `P = points`, `M = range_max`:
     ///
     /// `2 * C * P + 8 * C + I + 2 * min(C * P, M) + ceil(name_bytes / 4) + 9 * P + 24`,
-    /// plus `M + 1` when `M <= 65536` (the flat slot table); `I`, the id
+    /// plus `2 * (M + 1) + (C * P) mod 2` when `M <= 65536` (the flat slot
+    /// table, which holds each slot's consumer id so that a lookup is one
+    /// read, and a spare word that aligns it); `I`, the id
     /// index, is the smallest power of two `>= 2 * C` (at least 2).
     ///
     /// For 10,000 consumers with 100 points and 64-byte names that is about
@@ -140,6 +145,10 @@ impl ConsistentHashingConfig {
             .div_ceil(4)
             .checked_add(c)
             .ok_or(ConfigError::CapacityTooLarge)?;
+        // One spare word after the ring tails when needed, so that the slot
+        // table starts at an even word and `select` reads each slot's id
+        // as one aligned pair.
+        let pad = if flat { registrations as usize & 1 } else { 0 };
         let mut b = LayoutBuilder::new();
         let regions = [
             b.region(mul(c, 2)),
@@ -149,8 +158,12 @@ impl ConsistentHashingConfig {
             b.region(Some(c)),
             b.region(Some(registrations as usize)),
             b.region(Some(ring_capacity)),
-            b.region(Some(ring_capacity)),
-            b.region(Some(if flat { range.end() as usize + 1 } else { 0 })),
+            b.region(Some(ring_capacity + pad)),
+            b.region(if flat {
+                mul(range.end() as usize + 1, 2)
+            } else {
+                Some(0)
+            }),
             b.region(Some(name_words)),
             b.region(Some(p)),
             b.region(mul(impact_entries, 2 * ENTRY_WORDS)),
@@ -160,6 +173,7 @@ impl ConsistentHashingConfig {
         ];
         let total = b.total().ok_or(ConfigError::CapacityTooLarge)?;
         Ok(Layout {
+            table_pairs: regions[8].start / 2,
             regions,
             total,
             flat,
@@ -273,6 +287,9 @@ pub struct ConsistentHashingSelector<S> {
     layout: Layout,
     consumers: u32,
     ring_len: u32,
+    /// The flat slot table is in use and has owners: `flat` and a
+    /// non-empty ring. One flag, so that `select` tests one thing.
+    flat_live: bool,
     name_top: u32,
     removed_len: u32,
     added_len: u32,
@@ -308,6 +325,7 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
             layout,
             consumers: 0,
             ring_len: 0,
+            flat_live: false,
             name_top: 0,
             removed_len: 0,
             added_len: 0,
@@ -540,7 +558,9 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
             wr(ring_tails, write_at, tail);
             k = j;
         }
+        // Fields, not `set_ring_len`: the storage is still borrowed.
         self.ring_len = new_len as u32;
+        self.flat_live = layout.flat && new_len > 0;
 
         // The slots that moved: the arcs ending at the new points, each run
         // of consecutive new points taken from the owner of the next older
@@ -576,7 +596,7 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
                 wrap_owner = Some(before);
             }
             push_move(&mut removed, &mut added, ids, before, handle, lo, hi);
-            fill(table, lo, hi, handle);
+            fill_ids(table, lo, hi, id_at(ids, handle));
         }
         if let (Some(before), Some(&last)) = (wrap_owner, ring.points.last())
             && i64::from(last) < range_max
@@ -590,9 +610,9 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
                 i64::from(last) + 1,
                 range_max,
             );
-            fill(table, i64::from(last) + 1, range_max, handle);
+            fill_ids(table, i64::from(last) + 1, range_max, id_at(ids, handle));
         }
-        wr(table, 0, ring.owner(0));
+        set_id(table, 0, id_at(ids, ring.owner(0)));
         self.removed_len = removed.len() as u32;
         self.added_len = added.len() as u32;
         Ok(self.last_impact())
@@ -730,7 +750,9 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
             }
             new_len = w;
         }
+        // Fields, not `set_ring_len`: the storage is still borrowed.
         self.ring_len = new_len as u32;
+        self.flat_live = layout.flat && new_len > 0;
 
         // After: each lost range goes to the owners of the points now
         // covering it.
@@ -745,7 +767,7 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
             lost = rest;
             let (mut start, end) = (i64::from(entry[2] as i32), i64::from(entry[3] as i32));
             if ring.points.is_empty() {
-                fill(table, start, end, NONE);
+                fill_ids(table, start, end, u64::MAX);
                 continue;
             }
             let mut pos = ring.points.partition_point(|&q| i64::from(q) < start);
@@ -755,12 +777,12 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
                     None => (end, ring.owner(0)),
                 };
                 added.push(id_at(ids, heir), start, upto);
-                fill(table, start, upto, heir);
+                fill_ids(table, start, upto, id_at(ids, heir));
                 start = upto + 1;
                 pos += 1;
             }
         }
-        wr(table, 0, ring.owner(0));
+        set_id(table, 0, id_at(ids, ring.owner(0)));
         self.removed_len = removed.len() as u32;
         self.added_len = added.len() as u32;
         let freed = free_name(name_off, name_len, names, self.name_top as usize, h);
@@ -786,31 +808,53 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
     #[must_use]
     #[inline]
     pub fn select(&self, slot: u32) -> Option<ConsumerId> {
-        let words = self.storage.as_ref();
-        let regions = &self.layout.regions;
-        let handle = if self.layout.flat {
-            // Entry 0 holds the first point's owner: the wrap-around answer.
-            let at = if slot <= self.range.end() { slot } else { 0 };
-            // The table has `range.end() + 1` entries, so `at` is inside it:
-            // one bounds check on the whole storage is enough. This is the
-            // hot path of every message, hence the care.
-            *words.get(regions[8].start.wrapping_add(at as usize))?
-        } else {
-            let points = region(words, regions[6]).get(..self.ring_len as usize)?;
-            let pos = points.partition_point(|&q| q < slot);
-            let pos = if pos == points.len() { 0 } else { pos };
-            let (next, tails) = (region(words, regions[5]), region(words, regions[7]));
-            owner(tails, next, self.config.points, pos)
-        };
-        if handle == NONE {
+        // Entry 0 of the flat table holds the first point's owner: the
+        // wrap-around answer for slots past the range.
+        self.select_at(if slot <= self.range.end() { slot } else { 0 })
+    }
+
+    /// [`ConsistentHashingSelector::select`] of a slot known to be at most
+    /// `range.end()`, as every slot [`KeyHashRange::slot`] returns is.
+    /// This is the hot path of every message, hence the care.
+    #[inline]
+    fn select_at(&self, slot: u32) -> Option<ConsumerId> {
+        if !self.flat_live {
+            return self.ring_select(slot);
+        }
+        // The table has `range.end() + 1` (low, high) pairs, so the pair
+        // of `slot` is inside it: checking it against the whole storage is
+        // enough, and cheaper than slicing out the table first.
+        let (pairs, _) = self.storage.as_ref().as_chunks::<2>();
+        let &[low, high] = pairs.get(self.layout.table_pairs.wrapping_add(slot as usize))?;
+        Some(u64::from(low) | (u64::from(high) << 32))
+    }
+
+    /// Records the ring's length, and with it whether the flat table has
+    /// owners (`add` and `remove` set the two fields themselves).
+    fn set_ring_len(&mut self, len: u32) {
+        self.ring_len = len;
+        self.flat_live = self.layout.flat && len > 0;
+    }
+
+    /// The consumer of `slot` found by a binary search of the ring, for
+    /// selectors too large for the flat table (`None` with an empty ring,
+    /// flat or not). Kept out of line so that
+    /// [`ConsistentHashingSelector::select`], whose flat path is one read,
+    /// stays small enough to inline into every caller.
+    #[inline(never)]
+    fn ring_select(&self, slot: u32) -> Option<ConsumerId> {
+        if self.ring_len == 0 {
             return None;
         }
-        let at = regions[0]
-            .start
-            .wrapping_add((handle as usize).wrapping_mul(2));
-        match words.get(at..at.wrapping_add(2)) {
-            Some(&[low, high]) => Some(u64::from(low) | (u64::from(high) << 32)),
-            _ => None,
+        let words = self.storage.as_ref();
+        let [ids, _, _, _, _, next, ring_points, ring_tails, ..] =
+            split_ref(words, &self.layout.regions);
+        let points = ring_points.get(..self.ring_len as usize)?;
+        let pos = points.partition_point(|&q| q < slot);
+        let pos = if pos == points.len() { 0 } else { pos };
+        match owner(ring_tails, next, self.config.points, pos) {
+            NONE => None,
+            handle => Some(id_at(ids, handle)),
         }
     }
 
@@ -819,7 +863,10 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
     #[must_use]
     #[inline]
     pub fn select_key(&self, key: &super::StickyKey<'_>) -> Option<ConsumerId> {
-        self.select(self.range.slot(key))
+        // The range is `[1, range_max]` (`ConsistentHashingConfig::key_hash_range`),
+        // so the slot is the offset plus 1 and never the 0 that `slot`
+        // would have to move.
+        self.select_at(self.range.offset_of_31_bits(key.murmur3()) + 1)
     }
 
     /// The snapshot, exactly as the broker computes it: consecutive points
@@ -924,7 +971,7 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ConsistentHashingSelector<S> {
         copy_prefix(prev, old[12], registrations);
         rebuild_handles(ids, index, lookup, free);
         grown.consumers = self.consumers;
-        grown.ring_len = self.ring_len;
+        grown.set_ring_len(self.ring_len);
         grown.name_top = self.name_top;
         grown.removed_len = self.removed_len;
         grown.added_len = self.added_len;

@@ -165,6 +165,18 @@ impl StickyKey<'_> {
     #[must_use]
     #[inline]
     pub fn murmur3(&self) -> u32 {
+        // Plain keys are every message's hot path: keep that arm small
+        // enough to inline, so that a caller's key never has to be spilled
+        // to memory, and leave decoding and chunking out of line.
+        match *self {
+            Self::Key(bytes) => murmur3_32(bytes),
+            _ => self.murmur3_of_chunks(),
+        }
+    }
+
+    /// [`StickyKey::murmur3`] of the keys that need decoding or chunking.
+    #[inline(never)]
+    fn murmur3_of_chunks(&self) -> u32 {
         match *self {
             Self::Key(bytes) => murmur3_32(bytes),
             Self::Base64(text) => {

@@ -122,6 +122,19 @@ pub(crate) fn set_id(ids: &mut [u32], handle: u32, id: u64) {
     wr(ids, i.saturating_add(1), (id >> 32) as u32);
 }
 
+/// Sets the owner of slots `start..=end` (clamped to the table) in a table
+/// of consumer ids stored as (low, high) word pairs, one pair per slot.
+pub(crate) fn fill_ids(table: &mut [u32], start: i64, end: i64, id: u64) {
+    let (pairs, _) = table.as_chunks_mut::<2>();
+    let lo = start.max(0);
+    let hi = end.min(pairs.len() as i64 - 1);
+    if lo <= hi
+        && let Some(part) = pairs.get_mut(lo as usize..=hi as usize)
+    {
+        part.fill([id as u32, (id >> 32) as u32]);
+    }
+}
+
 /// The number of slots of the id index for `consumers` handles: a power of
 /// two at least twice as large, so linear probing stays short.
 pub(crate) fn id_index_len(consumers: usize) -> Option<usize> {

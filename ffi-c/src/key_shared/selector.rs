@@ -441,8 +441,9 @@ pub unsafe extern "C" fn pulsar_routing_auto_split_config_storage_words(
 /// The number of `uint32_t` words of storage a consistent-hashing selector
 /// with this configuration holds (4 bytes each): with `C` consumers and
 /// `P` points, about `2 * C * P + 2 * min(C * P, range_max) + 8 * C +
-/// name_bytes / 4`, plus `range_max + 1` for the default range (the flat
-/// slot table that makes a lookup one read) and the id index. 10,000
+/// name_bytes / 4`, plus `2 * (range_max + 1)` for the default range (the
+/// flat table of each slot's consumer id that makes a lookup one read) and
+/// the id index. 10,000
 /// consumers with 100 points and 64-byte names take about 10 MB.
 /// `pulsar_routing_selector_new_consistent_hashing` allocates them.
 ///
