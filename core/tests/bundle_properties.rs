@@ -49,7 +49,17 @@ proptest! {
         let edges = boundaries.iter().flat_map(|&b| [b.wrapping_sub(1), b, b.wrapping_add(1)]);
         for hash in hashes.into_iter().chain(edges).chain([0, u32::MAX]) {
             prop_assert_eq!(indexed.bundle_index_for_hash(hash), plain.bundle_index_for_hash(hash), "hash {:#x}", hash);
+            prop_assert_eq!(indexed.bundle_for_hash(hash), plain.bundle_for_hash(hash), "hash {:#x}", hash);
         }
+    }
+
+    /// The shortcut for power-of-two default layouts (a mask and an add)
+    /// gives the bundle the general lookup finds, up to 2^31 bundles.
+    #[test]
+    fn power_of_two_default_layouts_find_the_same_bundle(bits in 0u32..=31, hash in prop_oneof![any::<u32>(), Just(u32::MAX), Just(0)]) {
+        let layout = BundleLayout::default_for(1 << bits).unwrap();
+        let index = layout.bundle_index_for_hash(hash).unwrap();
+        prop_assert_eq!(layout.bundle_for_hash(hash), layout.bundle(index));
     }
 
     #[test]

@@ -209,15 +209,16 @@ impl pulsar_routing_bundle_layout {
     }
 
     /// Adds an index to an initialised layout, built in the caller's
-    /// `table`, so that every later lookup of a hash (or topic) in it reads
-    /// one or two table entries instead of binary-searching the boundaries.
-    /// Worth it for explicit layouts looked up many times; the default
-    /// layout computes its bundles arithmetically and is left unchanged.
-    /// Answers are identical with or without the index.
+    /// `table`, so that most later lookups of a hash (or topic) in it read
+    /// one table entry instead of binary-searching the boundaries. Worth it
+    /// for explicit layouts looked up many times; the default layout
+    /// computes its bundles arithmetically and is left unchanged. Answers
+    /// are identical with or without the index.
     ///
-    /// - `table`, `table_len`: work space of `table_len` `uint32_t`s, of
-    ///   which the largest power of two (up to 2^20) is used; fewer than 2
-    ///   removes any index. `pulsar_routing_bundle_layout_recommended_index_len`
+    /// - `table`, `table_len`: work space of `table_len` `uint32_t`s, used
+    ///   as entries of 3 words each, as many as the largest power of two
+    ///   (up to 2^20) that fits; fewer than 3 words removes any index.
+    ///   `pulsar_routing_bundle_layout_recommended_index_len`
     ///   gives a good length. `table` must not be NULL, even when
     ///   `table_len` is 0. **It must stay valid and unchanged for as long as
     ///   the layout is used**, like the boundaries.
@@ -251,9 +252,10 @@ impl pulsar_routing_bundle_layout {
         }
     }
 
-    /// A table length for `pulsar_routing_bundle_layout_index` that leaves
-    /// about four entries per bundle: the next power of two at or above
-    /// `4 * num_bundles`, between 2 and 2^20 (4 MiB of table).
+    /// A table length, in `uint32_t`s, for
+    /// `pulsar_routing_bundle_layout_index` that gives about four entries
+    /// per bundle: 3 words times the next power of two at or above
+    /// `4 * num_bundles`, which is between 1 and 2^20 (12 MiB of table).
     ///
     /// Thread-safe; allocates nothing; never fails.
     #[unsafe(no_mangle)]

@@ -211,9 +211,9 @@ int main(void) {
 
     /* pulsar_routing_bundle_layout_recommended_index_len: no pointer, no
        failure; out-of-range counts saturate at the largest table. */
-    EXPECT_TRUE(pulsar_routing_bundle_layout_recommended_index_len(0) == 2 &&
+    EXPECT_TRUE(pulsar_routing_bundle_layout_recommended_index_len(0) == 3 &&
                     pulsar_routing_bundle_layout_recommended_index_len(SIZE_MAX) ==
-                        ((size_t)1 << 20),
+                        ((size_t)3 << 20),
                 "pulsar_routing_bundle_layout_recommended_index_len out of range");
 
     /* pulsar_routing_bundle_layout_len */

@@ -31,13 +31,16 @@ pub struct BundleLayout<'a> {
 
 #[derive(Clone, Copy, Debug)]
 enum Repr<'a> {
-    /// `PoliciesUtil.getBundles(count)`: boundaries `i * step`, then `0xffffffff`.
-    Default { count: u32, step: u64 },
+    /// `PoliciesUtil.getBundles(count)`: boundaries `i * step`, then
+    /// `0xffffffff`. `pow2` says that `count` is a power of two (the
+    /// broker's default 4), so that every bundle but the last is exactly
+    /// `step` wide and a lookup is a mask.
+    Default { count: u32, step: u64, pow2: bool },
     /// Boundaries from the caller, and optionally an index over them
     /// ([`BundleLayout::indexed`]) that replaces the binary search.
     Explicit {
         boundaries: &'a [u32],
-        index: Option<&'a [u32]>,
+        index: Option<&'a [[u32; INDEX_ENTRY_WORDS]]>,
     },
 }
 
@@ -55,9 +58,14 @@ impl PartialEq for Repr<'_> {
 
 impl Eq for Repr<'_> {}
 
-/// The largest index [`BundleLayout::indexed`] uses: 2^20 entries (4 MiB).
+/// The largest index [`BundleLayout::indexed`] uses: 2^20 entries (12 MiB).
 /// Past a few entries per bundle, a larger table only costs cache.
 const MAX_INDEX_BITS: u32 = 20;
+
+/// The `u32` words of one entry of a [`BundleLayout::indexed`] table: a
+/// bundle's lower and upper bound and position, or, for a slice of the hash
+/// space that a boundary cuts, the range of boundaries to search.
+pub const INDEX_ENTRY_WORDS: usize = 3;
 
 impl<'a> BundleLayout<'a> {
     /// The layout the broker gives a namespace created with `count` bundles
@@ -71,10 +79,12 @@ impl<'a> BundleLayout<'a> {
         if count == 0 {
             return Err(BundleError::NoBundles);
         }
+        let step = (1u64 << 32) / count as u64;
         Ok(Self {
             repr: Repr::Default {
                 count,
-                step: (1u64 << 32) / count as u64,
+                step,
+                pow2: count.is_power_of_two(),
             },
         })
     }
@@ -117,18 +127,20 @@ impl<'a> BundleLayout<'a> {
     }
 
     /// The same layout, with an index over its boundaries built in `table`,
-    /// so that a hash finds its bundle in one or two memory reads instead of
-    /// a binary search (`log2(len)` dependent reads). A proxy or broker that
-    /// maps many topics through one explicit layout wants this; the default
+    /// so that a hash finds its bundle in one table read instead of a binary
+    /// search (`log2(len)` dependent reads). A proxy or broker that maps
+    /// many topics through one explicit layout wants this; the default
     /// layout computes the bundle arithmetically and ignores the index.
     ///
-    /// The index is a table of `2^k` entries, `2^k` the largest power of two
-    /// that fits in `table` (up to 2^20); entry `j` holds how many boundaries
-    /// lie at or below the first hash of the `j`-th of `2^k` equal slices of
-    /// the hash space. A lookup then searches only between two consecutive
-    /// entries: usually nothing or one boundary when the table has a few
-    /// entries per bundle ([`BundleLayout::recommended_index_len`]). A
-    /// `table` shorter than 2 leaves the layout unindexed. Answers are
+    /// The index cuts the hash space into `2^k` equal slices, `2^k` the
+    /// largest power of two (up to 2^20) whose entries fit in `table`, at
+    /// [`INDEX_ENTRY_WORDS`] words per entry. The entry of a slice inside
+    /// one bundle holds that bundle (its bounds and position), so a lookup
+    /// there is one read; the entry of a slice that a boundary cuts holds
+    /// the few boundaries to search. With a few slices per bundle
+    /// ([`BundleLayout::recommended_index_len`]) most hashes take the first
+    /// path, and every one of the default boundaries does. A `table` too
+    /// short for one entry leaves the layout unindexed. Answers are
     /// identical with or without an index.
     ///
     /// ```
@@ -153,52 +165,76 @@ impl<'a> BundleLayout<'a> {
                 index: None,
             },
         };
-        if table.len() < 2 {
+        let entries = table.len() / INDEX_ENTRY_WORDS;
+        if entries == 0 {
             return unindexed;
         }
-        let bits = table.len().ilog2().min(MAX_INDEX_BITS);
-        // Always within `table` (2^bits <= len); `get_mut` keeps a panic
-        // path out of the build all the same.
-        let Some(table) = table.get_mut(..1 << bits) else {
+        let bits = entries.ilog2().min(MAX_INDEX_BITS);
+        // Always within `table`; `get_mut` keeps a panic path out of the
+        // build all the same.
+        let Some(table) = table.get_mut(..INDEX_ENTRY_WORDS << bits) else {
             return unindexed;
         };
         let shift = 32 - bits;
-        // One merge pass: bucket starts and boundaries both ascend.
-        let mut at_or_below = 0usize;
-        for (j, slot) in table.iter_mut().enumerate() {
-            let start = (j as u64) << shift;
-            while boundaries
-                .get(at_or_below)
-                .is_some_and(|&b| u64::from(b) <= start)
-            {
-                at_or_below += 1;
+        let last = boundaries.len() - 2;
+        // Two merge cursors, both ascending: the boundaries at or below the
+        // first hash of the slice, and at or below its last hash.
+        let (mut from, mut to) = (0usize, 0usize);
+        let (entries, _) = table.as_chunks_mut::<INDEX_ENTRY_WORDS>();
+        for (j, entry) in entries.iter_mut().enumerate() {
+            let first = (j as u64) << shift;
+            let end = first + (1u64 << shift) - 1;
+            while boundaries.get(from).is_some_and(|&b| u64::from(b) <= first) {
+                from += 1;
             }
-            // At most `boundaries.len()`, which a `BundleLayout` keeps under
-            // 2^32 + 1 only in theory; saturate rather than wrap.
-            *slot = u32::try_from(at_or_below).unwrap_or(u32::MAX);
+            to = to.max(from);
+            while boundaries.get(to).is_some_and(|&b| u64::from(b) <= end) {
+                to += 1;
+            }
+            // The lookup's answer is monotone in the hash, so equal answers
+            // at both ends of the slice mean one answer for all of it.
+            let bundle_at = |count: usize| count.checked_sub(1).map(|i| i.min(last));
+            let narrow = |n: usize| u32::try_from(n).ok();
+            *entry = match (bundle_at(from), bundle_at(to)) {
+                (Some(i), Some(k)) if i == k && narrow(i).is_some() => {
+                    // `i <= last`, so `i + 1` is a boundary.
+                    let lower = boundaries.get(i).copied().unwrap_or(0);
+                    let upper = boundaries.get(i + 1).copied().unwrap_or(FULL_UPPER_BOUND);
+                    [lower, upper, i as u32]
+                }
+                // A cut slice: search the boundaries `from..to` (all of
+                // them in the theoretical case of counts past 32 bits). The
+                // upper word 0, which no bundle has, marks it.
+                _ => match (narrow(from), narrow(to)) {
+                    (Some(from), Some(to)) => [from, 0, to],
+                    _ => [0, 0, u32::MAX],
+                },
+            };
         }
         Self {
             repr: Repr::Explicit {
                 boundaries,
-                index: Some(table),
+                index: Some(entries),
             },
         }
     }
 
-    /// A table length for [`BundleLayout::indexed`] that leaves about four
-    /// entries per bundle: the next power of two at or above `4 * bundles`,
-    /// between 2 and 2^20.
+    /// A table length, in `u32` words, for [`BundleLayout::indexed`] that
+    /// gives about four index entries per bundle: [`INDEX_ENTRY_WORDS`]
+    /// times the next power of two at or above `4 * bundles`, which is
+    /// between 1 and 2^20.
     #[must_use]
     pub const fn recommended_index_len(bundles: usize) -> usize {
         let wanted = bundles.saturating_mul(4);
         let max = 1usize << MAX_INDEX_BITS;
-        if wanted >= max {
+        let entries = if wanted >= max {
             max
-        } else if wanted < 2 {
-            2
+        } else if wanted < 1 {
+            1
         } else {
             wanted.next_power_of_two()
-        }
+        };
+        entries * INDEX_ENTRY_WORDS
     }
 
     /// The number of bundles.
@@ -218,9 +254,10 @@ impl<'a> BundleLayout<'a> {
 
     /// Boundary `i` of `len() + 1`, or `None` past the end.
     #[must_use]
+    #[inline]
     pub const fn boundary(&self, i: usize) -> Option<u32> {
         match self.repr {
-            Repr::Default { count, step } => {
+            Repr::Default { count, step, .. } => {
                 if i < count as usize {
                     // i < count, so i * step < 2^32.
                     Some((i as u64 * step) as u32)
@@ -247,6 +284,7 @@ impl<'a> BundleLayout<'a> {
 
     /// Bundle `i`, or `None` past the end.
     #[must_use]
+    #[inline]
     pub fn bundle(&self, i: usize) -> Option<BundleRange> {
         let lower = self.boundary(i)?;
         let upper = self.boundary(i + 1)?;
@@ -273,12 +311,13 @@ impl<'a> BundleLayout<'a> {
     #[inline]
     pub fn bundle_index_for_hash(&self, hash: u32) -> Option<usize> {
         match self.repr {
-            Repr::Default { count, step } => Some(default_index(count, step, hash)),
+            Repr::Default { count, step, .. } => Some(default_index(count, step, hash)),
             Repr::Explicit { boundaries, index } => {
                 // The number of boundaries <= hash, minus one, is the bundle
                 // whose lower bound is the largest one not above the hash.
-                let at_or_below = match index {
-                    Some(table) => indexed_at_or_below(boundaries, table, hash),
+                let at_or_below = match index.map(|table| index_entry(table, hash)) {
+                    Some(IndexEntry::Bundle { index, .. }) => return Some(index),
+                    Some(IndexEntry::Cut { from, to }) => search_window(boundaries, from, to, hash),
                     None => boundaries.partition_point(|&x| x <= hash),
                 };
                 let last = boundaries.len() - 2;
@@ -310,6 +349,34 @@ impl<'a> BundleLayout<'a> {
     #[must_use]
     #[inline]
     pub fn bundle_for_hash(&self, hash: u32) -> Option<BundleRange> {
+        // Every topic lookup lands here, and with a power-of-two count (the
+        // broker's default 4) the bundle is a mask and an add: the hash
+        // rounded down to a multiple of the width, up to the next multiple,
+        // where the last upper bound, 2^32, is the inclusive 0xffffffff.
+        if let Repr::Default {
+            step, pow2: true, ..
+        } = self.repr
+        {
+            let lower = u64::from(hash) & !(step - 1);
+            let upper = (lower + step).min(u64::from(FULL_UPPER_BOUND));
+            return Some(BundleRange::from_layout(lower as u32, upper as u32));
+        }
+        // An indexed layout mostly answers from the entry itself.
+        if let Repr::Explicit {
+            index: Some(table), ..
+        } = self.repr
+            && let IndexEntry::Bundle { lower, upper, .. } = index_entry(table, hash)
+        {
+            return Some(BundleRange::from_layout(lower, upper));
+        }
+        self.bundle_for_hash_by_index(hash)
+    }
+
+    /// [`BundleLayout::bundle_for_hash`] through the bundle's position: the
+    /// paths that search or divide, kept out of line so that the two
+    /// shortcuts above inline into every caller.
+    #[inline(never)]
+    fn bundle_for_hash_by_index(&self, hash: u32) -> Option<BundleRange> {
         self.bundle(self.bundle_index_for_hash(hash)?)
     }
 
@@ -416,24 +483,54 @@ impl<'a> BundleLayout<'a> {
     }
 }
 
-/// How many `boundaries` lie at or below `hash`, searching only between the
-/// counts the index holds for the slice of the hash space `hash` falls in and
-/// for the next one. `table.len()` is a power of two (see
-/// [`BundleLayout::indexed`]).
+/// One entry of a [`BundleLayout::indexed`] table, decoded.
+enum IndexEntry {
+    /// The slice lies in one bundle.
+    Bundle {
+        lower: u32,
+        upper: u32,
+        index: usize,
+    },
+    /// Boundaries `from..to` cut the slice: `from` of them lie at or below
+    /// its first hash, `to` at or below its last.
+    Cut { from: usize, to: usize },
+}
+
+/// The entry of the slice of the hash space `hash` falls in. The table
+/// holds `2^k` entries (see [`BundleLayout::indexed`]).
 #[inline]
-fn indexed_at_or_below(boundaries: &[u32], table: &[u32], hash: u32) -> usize {
-    let bits = table.len().trailing_zeros();
-    // `bits` is 1..=20, so the shift is in range and `j < table.len()`.
+fn index_entry(entries: &[[u32; INDEX_ENTRY_WORDS]], hash: u32) -> IndexEntry {
+    // `entries.len()` is a power of two up to 2^20, so the shift is in range
+    // and `j < entries.len()`; a table not built by `indexed` only falls
+    // back to a full search.
+    let bits = entries.len().trailing_zeros();
     let j = (u64::from(hash) >> (32 - bits)) as usize;
-    let lo = table.get(j).map_or(0, |&n| n as usize);
-    let hi = table
-        .get(j + 1)
-        .map_or(boundaries.len(), |&n| n as usize)
-        .min(boundaries.len());
-    match boundaries.get(lo..hi) {
-        // Usually zero or one boundary: a scan beats a search there.
-        Some(window) if window.len() <= 4 => lo + window.iter().take_while(|&&b| b <= hash).count(),
-        Some(window) => lo + window.partition_point(|&b| b <= hash),
+    match entries.get(j) {
+        Some(&[lower, upper, index]) if upper != 0 => IndexEntry::Bundle {
+            lower,
+            upper,
+            index: index as usize,
+        },
+        Some(&[from, _, to]) => IndexEntry::Cut {
+            from: from as usize,
+            to: to as usize,
+        },
+        None => IndexEntry::Cut {
+            from: 0,
+            to: usize::MAX,
+        },
+    }
+}
+
+/// How many `boundaries` lie at or below `hash`, given that `from` of them
+/// lie at or below the start of its slice and `to` at or below its end.
+fn search_window(boundaries: &[u32], from: usize, to: usize, hash: u32) -> usize {
+    match boundaries.get(from..to.min(boundaries.len())) {
+        // Usually one or two boundaries: a scan beats a search there.
+        Some(window) if window.len() <= 4 => {
+            from + window.iter().take_while(|&&b| b <= hash).count()
+        }
+        Some(window) => from + window.partition_point(|&b| b <= hash),
         // Only reachable if the table was not built for these boundaries.
         None => boundaries.partition_point(|&b| b <= hash),
     }

@@ -622,10 +622,19 @@ impl<'a> TopicName<'a> {
     /// # Ok::<(), pulsar_routing::topic_name::TopicNameError<'static>>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn crc32(&self) -> u32 {
+        // A name given in canonical form (the common case) is hashed as
+        // one slice; assembling pieces stays out of line.
         if self.verbatim {
             return crate::crc32::crc32(self.input.as_bytes());
         }
+        self.crc32_of_pieces()
+    }
+
+    /// [`TopicName::crc32`] of a name that is not kept verbatim.
+    #[inline(never)]
+    fn crc32_of_pieces(&self) -> u32 {
         self.pieces().crc32().finalize()
     }
 

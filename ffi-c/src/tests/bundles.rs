@@ -1326,14 +1326,16 @@ fn an_index_keeps_every_answer() {
             S::Ok
         );
     }
-    assert_eq!(L::pulsar_routing_bundle_layout_recommended_index_len(0), 2);
+    // Three words per entry: one entry at least, four per bundle, 2^20 at
+    // most.
+    assert_eq!(L::pulsar_routing_bundle_layout_recommended_index_len(0), 3);
     assert_eq!(
         L::pulsar_routing_bundle_layout_recommended_index_len(1024),
-        4096
+        3 * 4096
     );
     assert_eq!(
         L::pulsar_routing_bundle_layout_recommended_index_len(usize::MAX),
-        1 << 20
+        3 << 20
     );
     let edges = BOUNDARIES
         .iter()
