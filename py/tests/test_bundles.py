@@ -358,6 +358,30 @@ def test_large_batches_agree() -> None:
     assert counts.tolist() == np.bincount(want_texts, minlength=64).tolist()
 
 
+def test_large_batches_over_irregular_layouts_agree() -> None:
+    """Batches over an explicit layout use an index once they are large;
+    the answers must be those of single lookups, including hashes below a
+    first boundary above 0 and slices that several boundaries cut."""
+    rng = np.random.default_rng(7)
+    spread = sorted({int(b) for b in rng.integers(1, 0xFFFFFFFF, 40)})
+    packed = list(range(0x7FFF_0000, 0x7FFF_0000 + 30 * 7, 7))
+    for boundaries in ([0, *spread, 0xFFFFFFFF], [0x1000_0000, *packed, 0x9000_0000, 0xFFFFFFFF]):
+        layout = pr.NamespaceBundles.from_boundaries(boundaries)
+
+        def single(topic: str) -> int:
+            try:
+                return layout.bundle_index_for_hash(pr.TopicName(topic).crc32)
+            except pr.BundleError:
+                return -1
+
+        want = [single(t) for t in MANY]
+        got = layout.bundle_indexes(MANY)
+        assert got.tolist() == want
+        owned = [w for w in want if w >= 0]
+        assert layout.count_per_bundle(MANY).tolist() == np.bincount(owned, minlength=len(layout)).tolist()
+        assert not layout.compare(pr.NamespaceBundles.from_boundaries(boundaries), MANY).any()
+
+
 def test_batch_errors() -> None:
     layout = pr.NamespaceBundles()
     with pytest.raises(TypeError, match="not one name"):
