@@ -8,11 +8,14 @@
 #   scripts/bench.sh --quick            0.5 s warm-up and 1.5 s measurement per
 #                                       benchmark: about 2.5 minutes once built
 #   scripts/bench.sh -- topic_bundle_40b
-#                                       one group: topic to bundle (the 1.2x
-#                                       goal of issue 3), about 2 minutes
+#                                       one group: topic to bundle, then the
+#                                       paired check of its 1.2x goal,
+#                                       about 2 minutes
 #   scripts/bench.sh -- key_shared_consistent_32b
-#                                       Key_Shared key to consumer (the 1.3x
-#                                       goal), about 2 minutes
+#                                       Key_Shared key to consumer, then the
+#                                       paired check of its 1.3x goal
+#   scripts/bench.sh -- goal            only the paired goal checks (the
+#                                       other benches measure nothing then)
 #   scripts/bench.sh -- kafka_vs_pulsar_32b
 #                                       Kafka murmur2 vs Pulsar Murmur3_32
 #   BENCH_QUICK=1 scripts/bench.sh      the same as --quick

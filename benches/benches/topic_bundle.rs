@@ -218,7 +218,7 @@ fn main() {
     bench_topic_bundle(&mut criterion);
     criterion.final_summary();
     print_ratio_table(&COMPARISONS, since);
-    if paired::goal_check_requested(&env::args().collect::<Vec<_>>()) {
+    if paired::goal_check_requested(&env::args().collect::<Vec<_>>(), GROUP) {
         check_goal();
     }
 }

@@ -7,10 +7,12 @@
 //! separately measured medians moved by 40 % between runs of the same
 //! code. A goal verdict needs the ratio, not the two absolute times, so it
 //! is measured here the way drift cannot bias it: short blocks of the
-//! baseline and of ours alternate (ABBA order, so a steady drift cancels
-//! within each pair of rounds), each round yields one ratio, and the
-//! verdict uses the median of a few hundred of them. The spread of the
-//! round ratios is printed with it, so a noisy run shows as noisy.
+//! baseline and of ours alternate, each round running baseline, ours, ours,
+//! baseline (so a steady drift, and any cost of switching from one loop to
+//! the other, falls on both sides alike), each round yields one ratio of
+//! the two sums, and the verdict uses the median of about a hundred and
+//! fifty rounds. The spread of the round ratios is printed with it, so a
+//! noisy run shows as noisy.
 //!
 //! Both closures run in the same loop shape criterion uses
 //! (`black_box(f())` per iteration), so the per-iteration figures are
@@ -25,8 +27,9 @@ use std::time::{Duration, Instant};
 /// that many rounds fit in a couple of seconds.
 const BLOCK: Duration = Duration::from_millis(2);
 
-/// Rounds per pair: odd, so the median is one round's ratio.
-pub const DEFAULT_ROUNDS: usize = 301;
+/// Rounds per measurement (four blocks each): odd, so the median is one
+/// round's ratio.
+pub const DEFAULT_ROUNDS: usize = 151;
 
 /// The distribution of `ours / baseline` over the rounds of one paired
 /// measurement.
@@ -65,7 +68,8 @@ impl PairedRatio {
     }
 }
 
-/// The `pct`th percentile (nearest rank) of `values`, which it sorts.
+/// The `pct`th percentile of `values`, which it sorts: the value at rank
+/// `floor((n - 1) * pct / 100)`, so the 50th of an odd count is the median.
 fn percentile(values: &mut [f64], pct: usize) -> f64 {
     values.sort_by(f64::total_cmp);
     let rank = (values.len() - 1) * pct.min(100) / 100;
@@ -82,9 +86,9 @@ fn time_block<R>(f: &mut impl FnMut() -> R, iters: u64) -> Duration {
     start.elapsed()
 }
 
-/// Measures `ours` against `baseline` in `rounds` interleaved rounds of
-/// equal iteration counts, calibrated so that a baseline block lasts about
-/// two milliseconds.
+/// Measures `ours` against `baseline` in `rounds` rounds of four blocks
+/// (baseline, ours, ours, baseline) of equal iteration counts, calibrated
+/// so that a baseline block lasts about two milliseconds.
 pub fn measure<A, B>(
     mut baseline: impl FnMut() -> A,
     mut ours: impl FnMut() -> B,
@@ -98,15 +102,12 @@ pub fn measure<A, B>(
     }
     let per_iter = |d: Duration| d.as_secs_f64() * 1e9 / iters as f64;
     let mut times = Vec::with_capacity(rounds);
-    for round in 0..rounds {
-        let (b, o) = if round % 2 == 0 {
-            let b = time_block(&mut baseline, iters);
-            (b, time_block(&mut ours, iters))
-        } else {
-            let o = time_block(&mut ours, iters);
-            (time_block(&mut baseline, iters), o)
-        };
-        times.push((per_iter(b), per_iter(o)));
+    for _ in 0..rounds {
+        let b1 = time_block(&mut baseline, iters);
+        let o1 = time_block(&mut ours, iters);
+        let o2 = time_block(&mut ours, iters);
+        let b2 = time_block(&mut baseline, iters);
+        times.push((per_iter(b1 + b2) / 2.0, per_iter(o1 + o2) / 2.0));
     }
     PairedRatio::from_rounds(&times)
 }
@@ -178,7 +179,10 @@ pub fn check_goal<A, B>(
 
 /// Criterion options that take a value, so that the value is not mistaken
 /// for a benchmark filter.
-const OPTIONS_WITH_VALUES: [&str; 16] = [
+const OPTIONS_WITH_VALUES: [&str; 19] = [
+    "-s",
+    "-b",
+    "-c",
     "--warm-up-time",
     "--measurement-time",
     "--sample-size",
@@ -197,14 +201,23 @@ const OPTIONS_WITH_VALUES: [&str; 16] = [
     "--format",
 ];
 
+/// Criterion options after which it measures nothing.
+const OPTIONS_WITHOUT_MEASUREMENTS: [&str; 3] = ["--list", "--profile-time", "--test"];
+
 /// Whether the paired goal check should run for these command-line
 /// arguments: only under `cargo bench` (which passes `--bench`; `cargo
-/// test --benches` does not), and when no filter is given or the filter is
+/// test --benches` does not), not when criterion only lists or profiles,
+/// and when no filter is given, the filter is the bench's criterion
+/// `group` (as `scripts/bench.sh -- <group>` passes it), or the filter is
 /// `goal` (which matches no criterion benchmark, so it runs the check
 /// alone).
 #[must_use]
-pub fn goal_check_requested(args: &[String]) -> bool {
-    if !args.iter().any(|a| a == "--bench") {
+pub fn goal_check_requested(args: &[String], group: &str) -> bool {
+    if !args.iter().any(|a| a == "--bench")
+        || args
+            .iter()
+            .any(|a| OPTIONS_WITHOUT_MEASUREMENTS.contains(&a.as_str()))
+    {
         return false;
     }
     let mut filters = Vec::new();
@@ -218,7 +231,7 @@ pub fn goal_check_requested(args: &[String]) -> bool {
             filters.push(arg.as_str());
         }
     }
-    filters.is_empty() || filters.contains(&"goal")
+    filters.is_empty() || filters.iter().any(|&f| f == "goal" || f == group)
 }
 
 #[cfg(test)]
@@ -274,16 +287,16 @@ mod tests {
 
     #[test]
     fn runs_only_under_cargo_bench_without_another_filter() {
-        assert!(goal_check_requested(&args(&["b", "--bench"])));
-        assert!(goal_check_requested(&args(&["b", "--bench", "goal"])));
-        assert!(goal_check_requested(&args(&[
-            "b",
-            "--bench",
-            "--measurement-time",
-            "3"
-        ])));
-        assert!(!goal_check_requested(&args(&["b", "--bench", "select"])));
-        assert!(!goal_check_requested(&args(&["b"])));
-        assert!(!goal_check_requested(&args(&["b", "--test"])));
+        let requested = |list: &[&str]| goal_check_requested(&args(list), "grp");
+        assert!(requested(&["b", "--bench"]));
+        assert!(requested(&["b", "--bench", "goal"]));
+        assert!(requested(&["b", "--bench", "grp"]));
+        assert!(requested(&["b", "--bench", "--measurement-time", "3"]));
+        assert!(requested(&["b", "--bench", "-s", "main"]));
+        assert!(!requested(&["b", "--bench", "select"]));
+        assert!(!requested(&["b", "--bench", "--list"]));
+        assert!(!requested(&["b", "--bench", "--profile-time", "5"]));
+        assert!(!requested(&["b"]));
+        assert!(!requested(&["b", "--test"]));
     }
 }
