@@ -520,8 +520,8 @@ proptest! {
         }
     }
 
-    /// The default ranges' shortcuts (a mask for 65536, a fold for 65535)
-    /// agree with `%`, as do their neighbours on the general path.
+    /// The fold for 65535 (consistent hashing's default range) agrees with
+    /// `%`, as does the general path for the sizes around it.
     #[test]
     fn reduce_is_modulo_for_every_hash(h in any::<u32>(), start in 0u32..3) {
         for size in [65534u32, 65535, 65536, 65537] {

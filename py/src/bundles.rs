@@ -201,9 +201,10 @@ impl PyNamespaceBundles {
     }
 
     /// The layout for a batch of `lookups` hashes: an explicit layout gets
-    /// an index in `table` (`BundleLayout::indexed`) when the batch is at
-    /// least as large as the index, which building it costs about as much
-    /// as that many lookups; answers are the same either way.
+    /// an index in `table` (`BundleLayout::indexed`) when the batch has at
+    /// least as many hashes as the index has words (three per entry): the
+    /// build costs about one lookup per entry, so it has paid for itself by
+    /// then. Answers are the same either way.
     fn layout_for_batch<'t>(
         &'t self,
         table: &'t mut Vec<u32>,

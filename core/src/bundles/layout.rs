@@ -139,7 +139,8 @@ impl<'a> BundleLayout<'a> {
     /// there is one read; the entry of a slice that a boundary cuts holds
     /// the few boundaries to search. With a few slices per bundle
     /// ([`BundleLayout::recommended_index_len`]) most hashes take the first
-    /// path, and every one of the default boundaries does. A `table` too
+    /// path, and with the boundaries of a power-of-two default layout every
+    /// hash does. A `table` too
     /// short for one entry leaves the layout unindexed. Answers are
     /// identical with or without an index.
     ///
@@ -500,11 +501,11 @@ enum IndexEntry {
 /// holds `2^k` entries (see [`BundleLayout::indexed`]).
 #[inline]
 fn index_entry(entries: &[[u32; INDEX_ENTRY_WORDS]], hash: u32) -> IndexEntry {
-    // `entries.len()` is a power of two up to 2^20, so the shift is in range
-    // and `j < entries.len()`; a table not built by `indexed` only falls
-    // back to a full search.
-    let bits = entries.len().trailing_zeros();
-    let j = (u64::from(hash) >> (32 - bits)) as usize;
+    // `entries.len()` is a power of two 2^k up to 2^20, so this is
+    // `hash >> (32 - k)` (one multiply, cheaper than a variable shift) and
+    // `j < entries.len()`; a table not built by `indexed` only falls back
+    // to a full search.
+    let j = ((u64::from(hash) * entries.len() as u64) >> 32) as usize;
     match entries.get(j) {
         Some(&[lower, upper, index]) if upper != 0 => IndexEntry::Bundle {
             lower,

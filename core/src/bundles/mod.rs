@@ -20,8 +20,8 @@ mod split;
 
 pub use error::BundleError;
 pub use layout::{
-    BundleChange, BundleChanges, BundleLayout, boundary_from_i64, default_boundaries,
-    parse_boundary, validate_full_range,
+    BundleChange, BundleChanges, BundleLayout, INDEX_ENTRY_WORDS, boundary_from_i64,
+    default_boundaries, parse_boundary, validate_full_range,
 };
 pub use range::{BoundErrorKind, BundleKey, BundleRange, FULL_UPPER_BOUND};
 pub use split::{
