@@ -140,9 +140,8 @@ impl<'a> BundleLayout<'a> {
     /// the few boundaries to search. With a few slices per bundle
     /// ([`BundleLayout::recommended_index_len`]) most hashes take the first
     /// path, and with the boundaries of a power-of-two default layout every
-    /// hash does. A `table` too
-    /// short for one entry leaves the layout unindexed. Answers are
-    /// identical with or without an index.
+    /// hash does. A `table` too short for one entry leaves the layout
+    /// unindexed. Answers are identical with or without an index.
     ///
     /// ```
     /// use pulsar_routing::bundles::{BundleLayout, default_boundaries};
