@@ -286,6 +286,12 @@ fn check_layout(layout: &BundleLayout<'_>, source: Option<&[i64]>, built: &Built
             "indexed over {} entries, {hash:#x}",
             table.len()
         );
+        assert_eq!(
+            indexed.bundle_for_hash(hash),
+            layout.bundle_for_hash(hash),
+            "indexed over {} entries, {hash:#x}",
+            table.len()
+        );
     }
     let step = match built {
         Built::Default(k) => Some((1u64 << 32) / u64::from(*k)),
