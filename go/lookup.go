@@ -256,13 +256,9 @@ func (l *TopicLookup) call(event func(h *C.pulsar_routing_topic_lookup, a *C.pul
 		out.PhysicalAddress = C.GoString(a.physical_address)
 	}
 	if a.error != C.PULSAR_ROUTING_STATUS_OK {
-		msg, err := readString(func(buf *C.uint8_t, n C.size_t, w *C.size_t) C.pulsar_routing_status {
+		out.Err = actionError(a.error, func(buf *C.uint8_t, n C.size_t, w *C.size_t) C.pulsar_routing_status {
 			return C.pulsar_routing_topic_lookup_error_message(l.handle, buf, n, w)
 		})
-		if err != nil || msg == "" {
-			msg = Status(a.error).Message()
-		}
-		out.Err = &Error{Status: Status(a.error), Message: msg}
 	}
 	return out, nil
 }
@@ -762,13 +758,9 @@ func (m *PartitionedMetadataLookup) event(event C.pulsar_routing_partitioned_met
 		out.PhysicalAddress = C.GoString(a.physical_address)
 	}
 	if a.error != C.PULSAR_ROUTING_STATUS_OK {
-		text, err := readString(func(buf *C.uint8_t, bl C.size_t, w *C.size_t) C.pulsar_routing_status {
+		out.Err = actionError(a.error, func(buf *C.uint8_t, bl C.size_t, w *C.size_t) C.pulsar_routing_status {
 			return C.pulsar_routing_partitioned_metadata_error_message(m.handle, buf, bl, w)
 		})
-		if err != nil || text == "" {
-			text = Status(a.error).Message()
-		}
-		out.Err = &Error{Status: Status(a.error), Message: text}
 	}
 	return out, nil
 }

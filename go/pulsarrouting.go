@@ -182,6 +182,16 @@ func stringPtr(s string) (*C.uint8_t, C.size_t) {
 	return (*C.uint8_t)(*(*unsafe.Pointer)(unsafe.Pointer(&s))), C.size_t(len(s))
 }
 
+// actionError is the error a lookup action carries: the handle's own text
+// for it (read by message), or the status's text when the handle has none.
+func actionError(status C.pulsar_routing_status, message func(buf *C.uint8_t, bufLen C.size_t, written *C.size_t) C.pulsar_routing_status) *Error {
+	text, err := readString(message)
+	if err != nil || text == "" {
+		text = Status(status).Message()
+	}
+	return &Error{Status: Status(status), Message: text}
+}
+
 // readString calls fill with a buffer until it is big enough.
 func readString(fill func(buf *C.uint8_t, bufLen C.size_t, written *C.size_t) C.pulsar_routing_status) (string, error) {
 	buf := make([]byte, 128)
