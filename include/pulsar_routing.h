@@ -1038,15 +1038,6 @@ typedef struct pulsar_routing_crc32_hasher {
 } pulsar_routing_crc32_hasher;
 
 /*
- A hashing scheme: one of the `PULSAR_ROUTING_HASHING_SCHEME_*` values.
-
- An integer rather than a C enum so that every function can reject an
- unknown value with `PULSAR_ROUTING_STATUS_UNKNOWN_HASHING_SCHEME`
- instead of trusting it.
- */
-typedef uint32_t pulsar_routing_hashing_scheme;
-
-/*
  One of librdkafka's partitioners (the `partitioner` topic property): one
  of the `PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_*` values.
  */
@@ -1122,40 +1113,6 @@ typedef struct pulsar_routing_kafka_sticky_choice {
    */
   size_t load_length;
 } pulsar_routing_kafka_sticky_choice;
-
-/*
- What kind of key a `pulsar_routing_key` holds: one of the
- `PULSAR_ROUTING_KEY_KIND_*` values.
- */
-typedef uint32_t pulsar_routing_key_kind;
-
-/*
- A message's partition key, borrowed from the caller.
-
- Build it in place, e.g.
- `pulsar_routing_key key = {PULSAR_ROUTING_KEY_KIND_STRING, (const uint8_t *)"user-42", 7};`.
- For every kind but `PULSAR_ROUTING_KEY_KIND_NONE`, `data` must not be
- NULL, even when `len` is 0, and must stay valid and unchanged during the
- call that receives the key. For `PULSAR_ROUTING_KEY_KIND_UTF16` it
- points to `len` aligned `uint16_t` units.
- */
-typedef struct pulsar_routing_key {
-  /*
-   One of the `PULSAR_ROUTING_KEY_KIND_*` values.
-   */
-  pulsar_routing_key_kind kind;
-  /*
-   The key's bytes, not NUL-terminated, or for
-   `PULSAR_ROUTING_KEY_KIND_UTF16` its `uint16_t` units. Unused for
-   `PULSAR_ROUTING_KEY_KIND_NONE`.
-   */
-  const uint8_t *data;
-  /*
-   The number of bytes at `data`, or of units for
-   `PULSAR_ROUTING_KEY_KIND_UTF16`.
-   */
-  size_t len;
-} pulsar_routing_key;
 
 /*
  A Key_Shared selector kind: one of the `PULSAR_ROUTING_SELECTOR_KIND_*`
@@ -1583,10 +1540,50 @@ typedef uint32_t pulsar_routing_client_profile;
 typedef uint32_t pulsar_routing_client_hashing_scheme;
 
 /*
+ An exact key hash, as some client computes it: one of the
+ `PULSAR_ROUTING_PROFILE_HASH_*` values.
+ */
+typedef uint32_t pulsar_routing_profile_hash;
+
+/*
  Which router a producer uses: one of the `PULSAR_ROUTING_PROFILE_MODE_*`
  values.
  */
 typedef uint32_t pulsar_routing_profile_mode;
+
+/*
+ What kind of key a `pulsar_routing_key` holds: one of the
+ `PULSAR_ROUTING_KEY_KIND_*` values.
+ */
+typedef uint32_t pulsar_routing_key_kind;
+
+/*
+ A message's partition key, borrowed from the caller.
+
+ Build it in place, e.g.
+ `pulsar_routing_key key = {PULSAR_ROUTING_KEY_KIND_STRING, (const uint8_t *)"user-42", 7};`.
+ For every kind but `PULSAR_ROUTING_KEY_KIND_NONE`, `data` must not be
+ NULL, even when `len` is 0, and must stay valid and unchanged during the
+ call that receives the key. For `PULSAR_ROUTING_KEY_KIND_UTF16` it
+ points to `len` aligned `uint16_t` units.
+ */
+typedef struct pulsar_routing_key {
+  /*
+   One of the `PULSAR_ROUTING_KEY_KIND_*` values.
+   */
+  pulsar_routing_key_kind kind;
+  /*
+   The key's bytes, not NUL-terminated, or for
+   `PULSAR_ROUTING_KEY_KIND_UTF16` its `uint16_t` units. Unused for
+   `PULSAR_ROUTING_KEY_KIND_NONE`.
+   */
+  const uint8_t *data;
+  /*
+   The number of bytes at `data`, or of units for
+   `PULSAR_ROUTING_KEY_KIND_UTF16`.
+   */
+  size_t len;
+} pulsar_routing_key;
 
 /*
  How a producer of some client is configured for routing (the core's
@@ -1636,12 +1633,6 @@ typedef struct pulsar_routing_profile_config {
 } pulsar_routing_profile_config;
 
 /*
- An exact key hash, as some client computes it: one of the
- `PULSAR_ROUTING_PROFILE_HASH_*` values.
- */
-typedef uint32_t pulsar_routing_profile_hash;
-
-/*
  A custom router's function: Java's `MessageRouter.choosePartition(msg,
  metadata)`.
 
@@ -1663,6 +1654,15 @@ typedef int32_t (*pulsar_routing_custom_router_callback)(void *context,
  `PULSAR_ROUTING_MESSAGE_ROUTING_MODE_*` values.
  */
 typedef uint32_t pulsar_routing_message_routing_mode;
+
+/*
+ A hashing scheme: one of the `PULSAR_ROUTING_HASHING_SCHEME_*` values.
+
+ An integer rather than a C enum so that every function can reject an
+ unknown value with `PULSAR_ROUTING_STATUS_UNKNOWN_HASHING_SCHEME`
+ instead of trusting it.
+ */
+typedef uint32_t pulsar_routing_hashing_scheme;
 
 /*
  The producer settings of a gate. Fill it with
@@ -1881,19 +1881,6 @@ typedef struct pulsar_routing_topic_name {
 } pulsar_routing_topic_name;
 
 /*
- `String.hashCode() & 0x7fffffff` over the UTF-16 code units of the key:
- Java's `HashingScheme.JavaStringHash`, the Java client's default.
- */
-#define PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING 0
-
-/*
- MurmurHash3 x86_32, seed 0, over the UTF-8 bytes of the key, masked to 31
- bits: Java's `HashingScheme.Murmur3_32Hash`, the one scheme on which the
- Java, C++ and Go clients agree for every key.
- */
-#define PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32 1
-
-/*
  `random`: `rd_kafka_msg_partitioner_random`.
  */
 #define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_RANDOM 0
@@ -1928,37 +1915,6 @@ typedef struct pulsar_routing_topic_name {
  `fnv1a_random`: as `fnv1a`, random for NULL keys.
  */
 #define PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A_RANDOM 6
-
-/*
- No partition key (Java: no key, `key(null)` or `keyBytes(null)`): the
- router's keyless rule places the message. `data` and `len` are ignored
- and may be NULL and 0.
- */
-#define PULSAR_ROUTING_KEY_KIND_NONE 0
-
-/*
- A key string (Java: `key(String)`): `data` holds its UTF-8 bytes. The
- empty string is a key, which hashes to 0.
- */
-#define PULSAR_ROUTING_KEY_KIND_STRING 1
-
-/*
- A binary key (Java: `keyBytes(byte[])`): `data` holds the raw bytes, and
- the routers hash their padded standard Base64 text, as Java does.
- */
-#define PULSAR_ROUTING_KEY_KIND_BYTES 2
-
-/*
- A key string held as UTF-16 code units (Java: `key(String)`, the string
- as Java holds it): `data` is the address of the first `uint16_t` unit,
- cast to `const uint8_t *`, and `len` the number of **units**, not bytes.
- The units may hold lone surrogates, which no UTF-8 key can: the
- JavaStringHash scheme hashes the units as `String.hashCode()` does, and
- Murmur3_32Hash hashes their UTF-8 form with `?` for each lone surrogate,
- as `getBytes(UTF_8)` does. `data` must be aligned for `uint16_t`
- (`MISALIGNED_POINTER` otherwise).
- */
-#define PULSAR_ROUTING_KEY_KIND_UTF16 3
 
 /*
  `"auto_split"`: the range-splitting selector
@@ -2209,6 +2165,50 @@ typedef struct pulsar_routing_topic_name {
  A user-supplied router: `pulsar_routing_custom_router`.
  */
 #define PULSAR_ROUTING_MESSAGE_ROUTING_MODE_CUSTOM_PARTITION 2
+
+/*
+ `String.hashCode() & 0x7fffffff` over the UTF-16 code units of the key:
+ Java's `HashingScheme.JavaStringHash`, the Java client's default.
+ */
+#define PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING 0
+
+/*
+ MurmurHash3 x86_32, seed 0, over the UTF-8 bytes of the key, masked to 31
+ bits: Java's `HashingScheme.Murmur3_32Hash`, the one scheme on which the
+ Java, C++ and Go clients agree for every key.
+ */
+#define PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32 1
+
+/*
+ No partition key (Java: no key, `key(null)` or `keyBytes(null)`): the
+ router's keyless rule places the message. `data` and `len` are ignored
+ and may be NULL and 0.
+ */
+#define PULSAR_ROUTING_KEY_KIND_NONE 0
+
+/*
+ A key string (Java: `key(String)`): `data` holds its UTF-8 bytes. The
+ empty string is a key, which hashes to 0.
+ */
+#define PULSAR_ROUTING_KEY_KIND_STRING 1
+
+/*
+ A binary key (Java: `keyBytes(byte[])`): `data` holds the raw bytes, and
+ the routers hash their padded standard Base64 text, as Java does.
+ */
+#define PULSAR_ROUTING_KEY_KIND_BYTES 2
+
+/*
+ A key string held as UTF-16 code units (Java: `key(String)`, the string
+ as Java holds it): `data` is the address of the first `uint16_t` unit,
+ cast to `const uint8_t *`, and `len` the number of **units**, not bytes.
+ The units may hold lone surrogates, which no UTF-8 key can: the
+ JavaStringHash scheme hashes the units as `String.hashCode()` does, and
+ Murmur3_32Hash hashes their UTF-8 form with `?` for each lone surrogate,
+ as `getBytes(UTF_8)` does. `data` must be aligned for `uint16_t`
+ (`MISALIGNED_POINTER` otherwise).
+ */
+#define PULSAR_ROUTING_KEY_KIND_UTF16 3
 
 /*
  No connection (never opened, or closed and backing off).
@@ -3142,54 +3142,6 @@ pulsar_routing_status pulsar_routing_crc32_hasher_finalize(const struct pulsar_r
 const char *pulsar_routing_status_message(uint32_t status);
 
 /*
- Parses a hashing scheme name: `"java_string"` or `"murmur3_32"`, or Java's
- enum constant names `"JavaStringHash"` and `"Murmur3_32Hash"`.
-
- - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
-   not be NULL, even when `len` is 0.
- - `scheme_out`: receives the scheme on success.
-
- Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_HASHING_SCHEME` (also for
- bytes that are not UTF-8). Thread-safe; allocates nothing.
-
- # Safety
- `name` must point to `len` readable bytes and `scheme_out` must be valid
- for writing a `pulsar_routing_hashing_scheme`.
- */
-pulsar_routing_status pulsar_routing_hashing_scheme_from_name(const uint8_t *name,
-                                                              size_t len,
-                                                              pulsar_routing_hashing_scheme *scheme_out);
-
-/*
- The short name of a hashing scheme, `"java_string"` or `"murmur3_32"`, as
- a static NUL-terminated string; NULL for an unknown value.
-
- The string is static: never free or modify it. Thread-safe; allocates
- nothing.
- */
-const char *pulsar_routing_hashing_scheme_name(pulsar_routing_hashing_scheme scheme);
-
-/*
- Hashes a key string under a scheme: the 31-bit value that every router
- reduces modulo the partition count for `key(String)`.
-
- - `key`, `len`: the key's UTF-8 bytes, without a NUL terminator; `key`
-   must not be NULL, even when `len` is 0 (the empty key hashes to 0).
- - `hash_out`: receives the hash, in `0..=0x7fffffff`, on success.
-
- Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_HASHING_SCHEME` or
- `INVALID_UTF8`. Thread-safe; allocates nothing.
-
- # Safety
- `key` must point to `len` readable bytes and `hash_out` must be valid for
- writing a `uint32_t`.
- */
-pulsar_routing_status pulsar_routing_hashing_scheme_hash(pulsar_routing_hashing_scheme scheme,
-                                                         const uint8_t *key,
-                                                         size_t len,
-                                                         uint32_t *hash_out);
-
-/*
  Pulsar's `JavaStringHash.makeHash(String)`: `key.hashCode() & 0x7fffffff`,
  over the UTF-16 code units of the key, as the Java routers hash a key.
 
@@ -3960,98 +3912,6 @@ pulsar_routing_status pulsar_routing_librdkafka_producer_partitioner(const struc
  `pulsar_routing_librdkafka_producer_new` that has not been freed.
  */
 void pulsar_routing_librdkafka_producer_free(struct pulsar_routing_librdkafka_producer *producer);
-
-/*
- The 31-bit hash a router reduces for this key: the hash of the key
- string, or of the Base64 text of the key bytes.
-
- - `key`: the key; see `pulsar_routing_key` for its rules.
- - `hash_out`: receives the hash, in `0..=0x7fffffff`, on success.
-
- Returns `OK`, `NULL_PARAMETER` (`key.data` NULL for a STRING, BYTES
- or UTF16 key), `UNKNOWN_KEY_KIND`, `INVALID_UTF8` (a STRING key that
- is not UTF-8), `MISALIGNED_POINTER` (a UTF16 key's `data`),
- `UNKNOWN_HASHING_SCHEME`, or `NO_KEY` for a NONE key.
- Thread-safe; allocates nothing.
-
- # Safety
- `key.data` must be as `pulsar_routing_key` describes, and `hash_out`
- valid for writing a `uint32_t`.
- */
-pulsar_routing_status pulsar_routing_key_hash(struct pulsar_routing_key key,
-                                              pulsar_routing_hashing_scheme scheme,
-                                              uint32_t *hash_out);
-
-/*
- The partition a keyed message goes to, as every Java router computes
- it: the key's hash modulo `num_partitions`.
-
- - `key`: the key; see `pulsar_routing_key` for its rules.
- - `num_partitions`: the topic's partition count, 1 to 2147483647.
- - `partition_out`: receives the partition on success.
-
- Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_KEY_KIND`, `INVALID_UTF8`,
- `MISALIGNED_POINTER`,
- `UNKNOWN_HASHING_SCHEME`, `PARTITION_COUNT_ZERO`,
- `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE`, or `NO_KEY`
- for a NONE key. Thread-safe; allocates nothing.
-
- # Safety
- `key.data` must be as `pulsar_routing_key` describes, and
- `partition_out` valid for writing a `uint32_t`.
- */
-pulsar_routing_status pulsar_routing_key_partition(struct pulsar_routing_key key,
-                                                   pulsar_routing_hashing_scheme scheme,
-                                                   int64_t num_partitions,
-                                                   uint32_t *partition_out);
-
-/*
- The partition of a message sent with `key(key)`: the key's hash under
- `scheme` modulo `num_partitions`, as every Java router computes it.
-
- - `key`, `len`: the key's UTF-8 bytes, without a NUL terminator; `key`
-   must not be NULL, even when `len` is 0 (the empty key goes to 0).
- - `num_partitions`: the topic's partition count, 1 to 2147483647.
- - `partition_out`: receives the partition on success.
-
- Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
- `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE`,
- `UNKNOWN_HASHING_SCHEME` or `INVALID_UTF8`. Thread-safe; allocates
- nothing.
-
- # Safety
- `key` must point to `len` readable bytes and `partition_out` must be
- valid for writing a `uint32_t`.
- */
-pulsar_routing_status pulsar_routing_partition_for_key(const uint8_t *key,
-                                                       size_t len,
-                                                       int64_t num_partitions,
-                                                       pulsar_routing_hashing_scheme scheme,
-                                                       uint32_t *partition_out);
-
-/*
- The partition of a message sent with `keyBytes(key)`: the hash of the
- padded standard Base64 text of the bytes, modulo `num_partitions`, as the
- Java client computes it.
-
- - `key`, `len`: the raw key bytes; `key` must not be NULL, even when
-   `len` is 0.
- - `num_partitions`: the topic's partition count, 1 to 2147483647.
- - `partition_out`: receives the partition on success.
-
- Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
- `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE` or
- `UNKNOWN_HASHING_SCHEME`. Thread-safe; allocates nothing.
-
- # Safety
- `key` must point to `len` readable bytes and `partition_out` must be
- valid for writing a `uint32_t`.
- */
-pulsar_routing_status pulsar_routing_partition_for_key_bytes(const uint8_t *key,
-                                                             size_t len,
-                                                             int64_t num_partitions,
-                                                             pulsar_routing_hashing_scheme scheme,
-                                                             uint32_t *partition_out);
 
 /*
  Parses a selector kind name: `"auto_split"`, `"consistent_hashing"` or
@@ -5726,195 +5586,6 @@ pulsar_routing_status pulsar_routing_partition_count_sign_safe_mod(int64_t num_p
                                                                    uint32_t *partition_out);
 
 /*
- Writes what a producer of `profile` uses when nothing is configured:
- its default scheme (`JAVA_STRING` for Java and Go, `BOOST` for C++ and
- Python, `MURMUR3_32` for pulsar-rs and DotPulsar), mode `DEFAULT`,
- signed `char`, and its batching defaults (Java: on, 1000 messages,
- 128 KiB, 1 ms, switching every 10 delays; Go and C++: on, 1000
- messages, 128 KiB, 10 ms; Python: as C++ but off; pulsar-rs and
- DotPulsar: off).
-
- - `config_out`: receives the configuration on success.
-
- Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_PROFILE`. Thread-safe;
- allocates nothing.
-
- # Safety
- `config_out` must be valid for writing a `pulsar_routing_profile_config`.
- */
-pulsar_routing_status pulsar_routing_profile_config_default(pulsar_routing_client_profile profile,
-                                                            struct pulsar_routing_profile_config *config_out);
-
-/*
- The exact key hash a producer of `profile` configured with `config`
- applies to keys (e.g. `CPP_JAVA_STRING_UNSIGNED_CHAR` for C++ with
- `JAVA_STRING` and `char_unsigned`).
-
- - `config`: the producer's configuration (only its scheme, mode,
-   `char_unsigned` and Boost build matter here).
- - `hash_out`: receives a `PULSAR_ROUTING_PROFILE_HASH_*` value on
-   success.
-
- Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_CLIENT_PROFILE`,
- `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
- `PROFILE_SCHEME_UNSUPPORTED` or `PYTHON_SCHEME_NOT_SELECTABLE`.
- Thread-safe; allocates nothing.
-
- # Safety
- `config` must be valid for reading a `pulsar_routing_profile_config` and
- `hash_out` for writing a `pulsar_routing_profile_hash`.
- */
-pulsar_routing_status pulsar_routing_profile_keying_hash(pulsar_routing_client_profile profile,
-                                                         const struct pulsar_routing_profile_config *config,
-                                                         pulsar_routing_profile_hash *hash_out);
-
-/*
- The partition a producer of `profile` configured with `config` sends a
- keyed message to (the core's `ProfileKeying::partition`): as
- `pulsar_routing_profile_partition`, with every setting of the
- configuration, among them C++'s and Python's `char_unsigned`.
-
- - `config`: the producer's configuration.
- - `key`, `ordering_key`, `ordering_key_len`, `num_partitions`,
-   `partition_out`: as for `pulsar_routing_profile_partition` (NULL
-   `ordering_key` with length 0: no ordering key).
-
- Returns `OK`; `NO_KEY` when the client routes the message as a keyless
- one; `NULL_PARAMETER` (`config`, `partition_out`, a key's `data`, or a
- NULL `ordering_key` with a non-zero length); `UNKNOWN_CLIENT_PROFILE`,
- `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
- `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED`, `INVALID_UTF8`,
- `PROFILE_SCHEME_UNSUPPORTED`, `PYTHON_SCHEME_NOT_SELECTABLE`,
- `BOOST_HASH_NOT_REPRODUCIBLE`, `PROFILE_BYTES_KEY_UNSUPPORTED`,
- `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
- `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
-
- # Safety
- `config` must be valid for reading a `pulsar_routing_profile_config`,
- `key.data` as `pulsar_routing_key` describes, a non-NULL `ordering_key`
- must point to `ordering_key_len` readable bytes, and `partition_out` must
- be valid for writing a `uint32_t`.
- */
-pulsar_routing_status pulsar_routing_profile_keying_partition(pulsar_routing_client_profile profile,
-                                                              const struct pulsar_routing_profile_config *config,
-                                                              struct pulsar_routing_key key,
-                                                              const uint8_t *ordering_key,
-                                                              size_t ordering_key_len,
-                                                              int64_t num_partitions,
-                                                              uint32_t *partition_out);
-
-/*
- Creates the router a producer of `profile` builds for `config`,
- starting from the client's random choices and creation time.
-
- - `config`: the producer's configuration (see
-   `pulsar_routing_profile_config_default`).
- - `start`: the router's random start, which the client draws from
-   its own random source: Java's `startPtnIdx` or single partition
-   (`nextInt(n)`, taken as an `int`); Go's cursor (`rand.Uint32()`)
-   or single partition (`Intn(n)`); C++'s and Python's cursor (in
-   `[0, INT_MAX]`) or single partition; pulsar-rs's last used index
-   or single partition; DotPulsar's single partition (its round robin
-   ignores it).
- - `created_ns`: when the producer was created, in Unix epoch
-   nanoseconds (Go's and C++'s batching routers time their first
-   switch from it).
- - `router_out`: on success, receives the new router, which the
-   caller owns and must release with
-   `pulsar_routing_profile_router_free`.
-
- Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_CLIENT_PROFILE`,
- `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
- `PROFILE_SCHEME_UNSUPPORTED`, `PYTHON_SCHEME_NOT_SELECTABLE`, or
- Java's builder checks `BATCH_DELAY_TOO_SMALL` (a delay below 1 ms)
- and `SWITCH_FREQUENCY_TOO_SMALL` (a frequency below 1), which Java
- applies whether batching is on or not. Thread-safe. Allocates the
- router.
-
- # Safety
- `config` must be valid for reading a `pulsar_routing_profile_config`
- and `router_out` for writing a pointer.
- */
-pulsar_routing_status pulsar_routing_profile_router_new(pulsar_routing_client_profile profile,
-                                                        const struct pulsar_routing_profile_config *config,
-                                                        uint32_t start,
-                                                        int64_t created_ns,
-                                                        struct pulsar_routing_profile_router **router_out);
-
-/*
- Routes one message, advancing the router's keyless state as the
- client does.
-
- - `router`: a router from `pulsar_routing_profile_router_new`.
- - `key`: the partition key (NONE, STRING or BYTES; see
-   `pulsar_routing_key`).
- - `ordering_key`, `ordering_key_len`: the ordering key, which only
-   Go routes by; NULL (with length 0) means none.
- - `payload_len`: the payload size in bytes, which Go's and C++'s
-   batching routers count.
- - `num_partitions`: the topic's partition count, 1 to 2147483647.
- - `now_ns`: the time of the send, in Unix epoch nanoseconds (Java and
-   C++ read it in milliseconds, rounded down; Go in nanoseconds).
- - `partition_out`: receives the partition on success.
-
- Returns `OK`, `NULL_PARAMETER` (`router`, `partition_out`, a key's
- `data`, or a NULL `ordering_key` with a non-zero length),
- `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED`, `INVALID_UTF8`,
- `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
- `PARTITION_COUNT_TOO_LARGE`, `BOOST_HASH_NOT_REPRODUCIBLE` (a key
- under an unknown BoostHash; the state is unchanged),
- `PROFILE_BYTES_KEY_UNSUPPORTED` (Python, pulsar-rs), or
- `PROFILE_ILLEGAL_PARTITION` where the client's producer fails the
- send (a single partition at or above `num_partitions`, C++ above
- 32767 partitions, DotPulsar's counter past `int.MaxValue`).
-
- Thread-safe: calls on one router are serialised by its lock.
- Allocates nothing.
-
- # Safety
- `router` must be a live router from
- `pulsar_routing_profile_router_new`, `key.data` as
- `pulsar_routing_key` describes, a non-NULL `ordering_key` must point
- to `ordering_key_len` readable bytes, and `partition_out` must be
- valid for writing a `uint32_t`.
- */
-pulsar_routing_status pulsar_routing_profile_router_route(const struct pulsar_routing_profile_router *router,
-                                                          struct pulsar_routing_key key,
-                                                          const uint8_t *ordering_key,
-                                                          size_t ordering_key_len,
-                                                          uint64_t payload_len,
-                                                          int64_t num_partitions,
-                                                          int64_t now_ns,
-                                                          uint32_t *partition_out);
-
-/*
- The client a router models.
-
- - `profile_out`: receives a `PULSAR_ROUTING_CLIENT_PROFILE_*` value.
-
- Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
-
- # Safety
- `router` must be a live router from
- `pulsar_routing_profile_router_new`, and `profile_out` valid for
- writing a `pulsar_routing_client_profile`.
- */
-pulsar_routing_status pulsar_routing_profile_router_profile(const struct pulsar_routing_profile_router *router,
-                                                            pulsar_routing_client_profile *profile_out);
-
-/*
- Releases a router. NULL is a no-op.
-
- No other thread may be using the router, and it must not be used or
- freed again afterwards.
-
- # Safety
- `router` must be NULL or a router from
- `pulsar_routing_profile_router_new` that has not been freed.
- */
-void pulsar_routing_profile_router_free(struct pulsar_routing_profile_router *router);
-
-/*
  Parses a client profile name: `"java"`, `"go"`, `"cpp"`, `"python"`,
  `"pulsar-rs"` (or `"pulsar_rs"`) or `"dotpulsar"`.
 
@@ -6195,6 +5866,195 @@ pulsar_routing_status pulsar_routing_go_atoi(const uint8_t *text,
                                              int64_t *value_out);
 
 /*
+ Writes what a producer of `profile` uses when nothing is configured:
+ its default scheme (`JAVA_STRING` for Java and Go, `BOOST` for C++ and
+ Python, `MURMUR3_32` for pulsar-rs and DotPulsar), mode `DEFAULT`,
+ signed `char`, and its batching defaults (Java: on, 1000 messages,
+ 128 KiB, 1 ms, switching every 10 delays; Go and C++: on, 1000
+ messages, 128 KiB, 10 ms; Python: as C++ but off; pulsar-rs and
+ DotPulsar: off).
+
+ - `config_out`: receives the configuration on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_CLIENT_PROFILE`. Thread-safe;
+ allocates nothing.
+
+ # Safety
+ `config_out` must be valid for writing a `pulsar_routing_profile_config`.
+ */
+pulsar_routing_status pulsar_routing_profile_config_default(pulsar_routing_client_profile profile,
+                                                            struct pulsar_routing_profile_config *config_out);
+
+/*
+ The exact key hash a producer of `profile` configured with `config`
+ applies to keys (e.g. `CPP_JAVA_STRING_UNSIGNED_CHAR` for C++ with
+ `JAVA_STRING` and `char_unsigned`).
+
+ - `config`: the producer's configuration (only its scheme, mode,
+   `char_unsigned` and Boost build matter here).
+ - `hash_out`: receives a `PULSAR_ROUTING_PROFILE_HASH_*` value on
+   success.
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_CLIENT_PROFILE`,
+ `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
+ `PROFILE_SCHEME_UNSUPPORTED` or `PYTHON_SCHEME_NOT_SELECTABLE`.
+ Thread-safe; allocates nothing.
+
+ # Safety
+ `config` must be valid for reading a `pulsar_routing_profile_config` and
+ `hash_out` for writing a `pulsar_routing_profile_hash`.
+ */
+pulsar_routing_status pulsar_routing_profile_keying_hash(pulsar_routing_client_profile profile,
+                                                         const struct pulsar_routing_profile_config *config,
+                                                         pulsar_routing_profile_hash *hash_out);
+
+/*
+ The partition a producer of `profile` configured with `config` sends a
+ keyed message to (the core's `ProfileKeying::partition`): as
+ `pulsar_routing_profile_partition`, with every setting of the
+ configuration, among them C++'s and Python's `char_unsigned`.
+
+ - `config`: the producer's configuration.
+ - `key`, `ordering_key`, `ordering_key_len`, `num_partitions`,
+   `partition_out`: as for `pulsar_routing_profile_partition` (NULL
+   `ordering_key` with length 0: no ordering key).
+
+ Returns `OK`; `NO_KEY` when the client routes the message as a keyless
+ one; `NULL_PARAMETER` (`config`, `partition_out`, a key's `data`, or a
+ NULL `ordering_key` with a non-zero length); `UNKNOWN_CLIENT_PROFILE`,
+ `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
+ `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED`, `INVALID_UTF8`,
+ `PROFILE_SCHEME_UNSUPPORTED`, `PYTHON_SCHEME_NOT_SELECTABLE`,
+ `BOOST_HASH_NOT_REPRODUCIBLE`, `PROFILE_BYTES_KEY_UNSUPPORTED`,
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
+ `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
+
+ # Safety
+ `config` must be valid for reading a `pulsar_routing_profile_config`,
+ `key.data` as `pulsar_routing_key` describes, a non-NULL `ordering_key`
+ must point to `ordering_key_len` readable bytes, and `partition_out` must
+ be valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_profile_keying_partition(pulsar_routing_client_profile profile,
+                                                              const struct pulsar_routing_profile_config *config,
+                                                              struct pulsar_routing_key key,
+                                                              const uint8_t *ordering_key,
+                                                              size_t ordering_key_len,
+                                                              int64_t num_partitions,
+                                                              uint32_t *partition_out);
+
+/*
+ Creates the router a producer of `profile` builds for `config`,
+ starting from the client's random choices and creation time.
+
+ - `config`: the producer's configuration (see
+   `pulsar_routing_profile_config_default`).
+ - `start`: the router's random start, which the client draws from
+   its own random source: Java's `startPtnIdx` or single partition
+   (`nextInt(n)`, taken as an `int`); Go's cursor (`rand.Uint32()`)
+   or single partition (`Intn(n)`); C++'s and Python's cursor (in
+   `[0, INT_MAX]`) or single partition; pulsar-rs's last used index
+   or single partition; DotPulsar's single partition (its round robin
+   ignores it).
+ - `created_ns`: when the producer was created, in Unix epoch
+   nanoseconds (Go's and C++'s batching routers time their first
+   switch from it).
+ - `router_out`: on success, receives the new router, which the
+   caller owns and must release with
+   `pulsar_routing_profile_router_free`.
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_CLIENT_PROFILE`,
+ `UNKNOWN_CLIENT_HASHING_SCHEME`, `UNKNOWN_PROFILE_MODE`,
+ `PROFILE_SCHEME_UNSUPPORTED`, `PYTHON_SCHEME_NOT_SELECTABLE`, or
+ Java's builder checks `BATCH_DELAY_TOO_SMALL` (a delay below 1 ms)
+ and `SWITCH_FREQUENCY_TOO_SMALL` (a frequency below 1), which Java
+ applies whether batching is on or not. Thread-safe. Allocates the
+ router.
+
+ # Safety
+ `config` must be valid for reading a `pulsar_routing_profile_config`
+ and `router_out` for writing a pointer.
+ */
+pulsar_routing_status pulsar_routing_profile_router_new(pulsar_routing_client_profile profile,
+                                                        const struct pulsar_routing_profile_config *config,
+                                                        uint32_t start,
+                                                        int64_t created_ns,
+                                                        struct pulsar_routing_profile_router **router_out);
+
+/*
+ Routes one message, advancing the router's keyless state as the
+ client does.
+
+ - `router`: a router from `pulsar_routing_profile_router_new`.
+ - `key`: the partition key (NONE, STRING or BYTES; see
+   `pulsar_routing_key`).
+ - `ordering_key`, `ordering_key_len`: the ordering key, which only
+   Go routes by; NULL (with length 0) means none.
+ - `payload_len`: the payload size in bytes, which Go's and C++'s
+   batching routers count.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `now_ns`: the time of the send, in Unix epoch nanoseconds (Java and
+   C++ read it in milliseconds, rounded down; Go in nanoseconds).
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`router`, `partition_out`, a key's
+ `data`, or a NULL `ordering_key` with a non-zero length),
+ `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED`, `INVALID_UTF8`,
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+ `PARTITION_COUNT_TOO_LARGE`, `BOOST_HASH_NOT_REPRODUCIBLE` (a key
+ under an unknown BoostHash; the state is unchanged),
+ `PROFILE_BYTES_KEY_UNSUPPORTED` (Python, pulsar-rs), or
+ `PROFILE_ILLEGAL_PARTITION` where the client's producer fails the
+ send (a single partition at or above `num_partitions`, C++ above
+ 32767 partitions, DotPulsar's counter past `int.MaxValue`).
+
+ Thread-safe: calls on one router are serialised by its lock.
+ Allocates nothing.
+
+ # Safety
+ `router` must be a live router from
+ `pulsar_routing_profile_router_new`, `key.data` as
+ `pulsar_routing_key` describes, a non-NULL `ordering_key` must point
+ to `ordering_key_len` readable bytes, and `partition_out` must be
+ valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_profile_router_route(const struct pulsar_routing_profile_router *router,
+                                                          struct pulsar_routing_key key,
+                                                          const uint8_t *ordering_key,
+                                                          size_t ordering_key_len,
+                                                          uint64_t payload_len,
+                                                          int64_t num_partitions,
+                                                          int64_t now_ns,
+                                                          uint32_t *partition_out);
+
+/*
+ The client a router models.
+
+ - `profile_out`: receives a `PULSAR_ROUTING_CLIENT_PROFILE_*` value.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe; allocates nothing.
+
+ # Safety
+ `router` must be a live router from
+ `pulsar_routing_profile_router_new`, and `profile_out` valid for
+ writing a `pulsar_routing_client_profile`.
+ */
+pulsar_routing_status pulsar_routing_profile_router_profile(const struct pulsar_routing_profile_router *router,
+                                                            pulsar_routing_client_profile *profile_out);
+
+/*
+ Releases a router. NULL is a no-op.
+
+ No other thread may be using the router, and it must not be used or
+ freed again afterwards.
+
+ # Safety
+ `router` must be NULL or a router from
+ `pulsar_routing_profile_router_new` that has not been freed.
+ */
+void pulsar_routing_profile_router_free(struct pulsar_routing_profile_router *router);
+
+/*
  The check `PartitionedProducerImpl` applies to every router's answer:
  `0 <= partition < num_partitions`.
 
@@ -6454,6 +6314,146 @@ pulsar_routing_status pulsar_routing_single_partition_router_choose_partition(co
  `pulsar_routing_single_partition_router_new` that has not been freed.
  */
 void pulsar_routing_single_partition_router_free(struct pulsar_routing_single_partition_router *router);
+
+/*
+ Parses a hashing scheme name: `"java_string"` or `"murmur3_32"`, or Java's
+ enum constant names `"JavaStringHash"` and `"Murmur3_32Hash"`.
+
+ - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
+   not be NULL, even when `len` is 0.
+ - `scheme_out`: receives the scheme on success.
+
+ Returns `OK`, `NULL_PARAMETER` or `UNKNOWN_HASHING_SCHEME` (also for
+ bytes that are not UTF-8). Thread-safe; allocates nothing.
+
+ # Safety
+ `name` must point to `len` readable bytes and `scheme_out` must be valid
+ for writing a `pulsar_routing_hashing_scheme`.
+ */
+pulsar_routing_status pulsar_routing_hashing_scheme_from_name(const uint8_t *name,
+                                                              size_t len,
+                                                              pulsar_routing_hashing_scheme *scheme_out);
+
+/*
+ The short name of a hashing scheme, `"java_string"` or `"murmur3_32"`, as
+ a static NUL-terminated string; NULL for an unknown value.
+
+ The string is static: never free or modify it. Thread-safe; allocates
+ nothing.
+ */
+const char *pulsar_routing_hashing_scheme_name(pulsar_routing_hashing_scheme scheme);
+
+/*
+ Hashes a key string under a scheme: the 31-bit value that every router
+ reduces modulo the partition count for `key(String)`.
+
+ - `key`, `len`: the key's UTF-8 bytes, without a NUL terminator; `key`
+   must not be NULL, even when `len` is 0 (the empty key hashes to 0).
+ - `hash_out`: receives the hash, in `0..=0x7fffffff`, on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_HASHING_SCHEME` or
+ `INVALID_UTF8`. Thread-safe; allocates nothing.
+
+ # Safety
+ `key` must point to `len` readable bytes and `hash_out` must be valid for
+ writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_hashing_scheme_hash(pulsar_routing_hashing_scheme scheme,
+                                                         const uint8_t *key,
+                                                         size_t len,
+                                                         uint32_t *hash_out);
+
+/*
+ The 31-bit hash a router reduces for this key: the hash of the key
+ string, or of the Base64 text of the key bytes.
+
+ - `key`: the key; see `pulsar_routing_key` for its rules.
+ - `hash_out`: receives the hash, in `0..=0x7fffffff`, on success.
+
+ Returns `OK`, `NULL_PARAMETER` (`key.data` NULL for a STRING, BYTES
+ or UTF16 key), `UNKNOWN_KEY_KIND`, `INVALID_UTF8` (a STRING key that
+ is not UTF-8), `MISALIGNED_POINTER` (a UTF16 key's `data`),
+ `UNKNOWN_HASHING_SCHEME`, or `NO_KEY` for a NONE key.
+ Thread-safe; allocates nothing.
+
+ # Safety
+ `key.data` must be as `pulsar_routing_key` describes, and `hash_out`
+ valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_key_hash(struct pulsar_routing_key key,
+                                              pulsar_routing_hashing_scheme scheme,
+                                              uint32_t *hash_out);
+
+/*
+ The partition a keyed message goes to, as every Java router computes
+ it: the key's hash modulo `num_partitions`.
+
+ - `key`: the key; see `pulsar_routing_key` for its rules.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `UNKNOWN_KEY_KIND`, `INVALID_UTF8`,
+ `MISALIGNED_POINTER`,
+ `UNKNOWN_HASHING_SCHEME`, `PARTITION_COUNT_ZERO`,
+ `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE`, or `NO_KEY`
+ for a NONE key. Thread-safe; allocates nothing.
+
+ # Safety
+ `key.data` must be as `pulsar_routing_key` describes, and
+ `partition_out` valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_key_partition(struct pulsar_routing_key key,
+                                                   pulsar_routing_hashing_scheme scheme,
+                                                   int64_t num_partitions,
+                                                   uint32_t *partition_out);
+
+/*
+ The partition of a message sent with `key(key)`: the key's hash under
+ `scheme` modulo `num_partitions`, as every Java router computes it.
+
+ - `key`, `len`: the key's UTF-8 bytes, without a NUL terminator; `key`
+   must not be NULL, even when `len` is 0 (the empty key goes to 0).
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
+ `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE`,
+ `UNKNOWN_HASHING_SCHEME` or `INVALID_UTF8`. Thread-safe; allocates
+ nothing.
+
+ # Safety
+ `key` must point to `len` readable bytes and `partition_out` must be
+ valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_partition_for_key(const uint8_t *key,
+                                                       size_t len,
+                                                       int64_t num_partitions,
+                                                       pulsar_routing_hashing_scheme scheme,
+                                                       uint32_t *partition_out);
+
+/*
+ The partition of a message sent with `keyBytes(key)`: the hash of the
+ padded standard Base64 text of the bytes, modulo `num_partitions`, as the
+ Java client computes it.
+
+ - `key`, `len`: the raw key bytes; `key` must not be NULL, even when
+   `len` is 0.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `partition_out`: receives the partition on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
+ `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE` or
+ `UNKNOWN_HASHING_SCHEME`. Thread-safe; allocates nothing.
+
+ # Safety
+ `key` must point to `len` readable bytes and `partition_out` must be
+ valid for writing a `uint32_t`.
+ */
+pulsar_routing_status pulsar_routing_partition_for_key_bytes(const uint8_t *key,
+                                                             size_t len,
+                                                             int64_t num_partitions,
+                                                             pulsar_routing_hashing_scheme scheme,
+                                                             uint32_t *partition_out);
 
 /*
  Writes Kafka's defaults: idempotence on, 5 in flight,

@@ -29,22 +29,21 @@ mod panic;
 #[macro_use]
 mod ffi;
 
+// One module per core module, named after it; `error`, `ffi`, `panic`,
+// `text` and `version` are this binding's own plumbing.
 pub mod base64;
 pub mod bundles;
 pub mod crc32;
 pub mod error;
-pub mod hashing_scheme;
-pub mod java_string;
+pub mod java_string_hash;
 pub mod kafka;
-pub mod kafka_sticky;
-pub mod key;
 pub mod key_shared;
 pub mod lookup;
 pub mod murmur3;
 pub mod partition_count;
-pub mod profile_router;
 pub mod profiles;
 pub mod router;
+pub mod routing_key;
 pub mod sender;
 pub mod sign_safe_mod;
 pub mod text;

@@ -18,7 +18,7 @@ use pyo3::types::{PyBytes, PyString};
 use crate::arrow::map_arrow_values;
 use crate::buffers::{ExportedBytes, detach_above};
 use crate::errors::{hashing_scheme, partition_count};
-use crate::keys::utf16_units;
+use crate::routing_key::utf16_units;
 
 /// Batches of at least this many keys are mapped with the GIL released;
 /// below it, releasing and re-taking the GIL costs more than it gives back.

@@ -1,11 +1,16 @@
 //! Byte input from Python: `bytes` as it is, anything else through the
 //! buffer protocol, the way `hashlib` takes it.
 
+use std::sync::Mutex;
+
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::PyBufferError;
 use pyo3::marker::Ungil;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::lock;
+use crate::routing_key::JavaString;
 
 /// Inputs at least this many bytes long are hashed with the GIL released.
 /// Below it, releasing and re-taking the GIL costs more than the hash
@@ -85,4 +90,53 @@ impl<'a, 'py> ByteInput<'a, 'py> {
             Self::Exported(exported) => exported.as_bytes(),
         }
     }
+}
+
+/// Hashes `data`: a `str` as Java's `getBytes(UTF_8)`, anything else as the
+/// raw bytes of its buffer.
+pub(crate) fn hash_text_or_bytes<T: Send>(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    hash: impl Fn(&[u8]) -> T + Send,
+) -> PyResult<T> {
+    if let Ok(text) = data.cast::<PyString>() {
+        let text = JavaString::new(text)?;
+        let utf8 = text.utf8();
+        let bytes: &[u8] = &utf8;
+        return Ok(detach_above(py, bytes.len(), DETACH_MIN_BYTES, move || {
+            hash(bytes)
+        }));
+    }
+    hash_bytes(py, data, hash)
+}
+
+/// Hashes the raw bytes of a buffer (`bytes`, `bytearray`, `memoryview`,
+/// a C-contiguous numpy array, ...).
+pub(crate) fn hash_bytes<T: Send>(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    hash: impl Fn(&[u8]) -> T + Send,
+) -> PyResult<T> {
+    let input = ByteInput::get(data)?;
+    let bytes = input.as_bytes();
+    Ok(detach_above(py, bytes.len(), DETACH_MIN_BYTES, move || {
+        hash(bytes)
+    }))
+}
+
+/// Feeds a buffer to the hasher in `state`, with the GIL released for long
+/// inputs. The lock is taken and dropped inside the released section, so a
+/// thread waiting for it never holds the lock while it waits for the GIL.
+pub(crate) fn update_locked<H: Send>(
+    py: Python<'_>,
+    state: &Mutex<H>,
+    data: &Bound<'_, PyAny>,
+    update: impl Fn(&mut H, &[u8]) + Send,
+) -> PyResult<()> {
+    let input = ByteInput::get(data)?;
+    let bytes = input.as_bytes();
+    detach_above(py, bytes.len(), DETACH_MIN_BYTES, move || {
+        update(&mut lock(state), bytes);
+    });
+    Ok(())
 }

@@ -17,8 +17,8 @@ use pyo3::types::{PyIterator, PyList, PyString, PyTuple};
 use crate::arrow::DETACH_MIN_VALUES;
 use crate::buffers::detach_above;
 use crate::errors::{bundle_error, partition_count, topic_name_rules};
-use crate::topic_batch::topic_hashes;
-use crate::topics::TopicArg;
+use crate::topic_name::TopicArg;
+use crate::topic_name::batch::topic_hashes;
 
 /// What a batch writes for a topic that is `None` (or null in Arrow), or
 /// whose hash no bundle owns.

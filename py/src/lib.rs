@@ -5,22 +5,25 @@
 //! then hashed with it released. Every error is a core error turned into the
 //! matching exception class, with the core's (Java's) message.
 
+// One module per core module, named after it; the rest is this binding's
+// own plumbing (byte input, batches, Arrow, exceptions).
 mod arrow;
 mod batch;
 mod buffers;
 mod bundles;
+mod crc32;
 mod errors;
-mod hashes;
+mod java_string_hash;
+mod kafka;
 mod key_shared;
-mod key_shared_batch;
-mod keys;
 mod lookup;
-mod profile_routers;
+mod murmur3;
 mod profiles;
-mod routers;
+mod router;
+mod routing_key;
 mod sender;
-mod topic_batch;
-mod topics;
+mod sign_safe_mod;
+mod topic_name;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -50,6 +53,8 @@ mod _pulsar_routing {
         validate_full_range,
     };
     #[pymodule_export]
+    use crate::crc32::{PyCrc32, crc32};
+    #[pymodule_export]
     use crate::errors::{
         BundleError, ConsumerAssignError, IllegalPartitionIndexError, KafkaPartitionError,
         KeySharedPolicyError, PartitionCountError, ProfileConfigError, ProfileRouteError,
@@ -66,18 +71,22 @@ mod _pulsar_routing {
         ProducerQueueIsFullError, SenderConfigError, SenderError, SenderNotReadyError,
     };
     #[pymodule_export]
-    use crate::hashes::{
-        PyCrc32, PyMurmur3Hasher, crc32, java_lossy_utf8, java_string_hash, java_string_hash_bytes,
-        java_string_hashcode, java_string_hashcode_bytes, murmur3_32, murmur3_32_raw,
-        sign_safe_mod,
+    use crate::java_string_hash::{
+        java_lossy_utf8, java_string_hash, java_string_hash_bytes, java_string_hashcode,
+        java_string_hashcode_bytes,
+    };
+    #[pymodule_export]
+    use crate::kafka::{
+        PyKafkaBuiltInPartitioner, PyKafkaJavaClientPartitioner, PyKafkaMurmur2Hasher,
+        PyLibrdkafkaProducer, kafka_fnv1a, kafka_murmur2, kafka_partition,
+        kafka_partition_load_stats, kafka_partitions, kafka_to_positive,
+        librdkafka_default_sticky_linger_ms, librdkafka_partition, librdkafka_random_partition,
     };
     #[pymodule_export]
     use crate::key_shared::{
         PyAutoSplitSelector, PyConsistentHashingSelector, PyExclusiveSelector, PyImpact,
         ring_point, sticky_key, sticky_key_hash, sticky_key_hashes, validate_sticky_ranges,
     };
-    #[pymodule_export]
-    use crate::keys::{partition_for_key, partition_for_key_bytes, routing_key_hash};
     #[pymodule_export]
     use crate::lookup::PyMetadataCoalescer;
     #[pymodule_export]
@@ -86,29 +95,28 @@ mod _pulsar_routing {
         PyPartitionedMetadataLookup, PyTopicLookup, producer_start_topics,
     };
     #[pymodule_export]
-    use crate::profile_routers::{
-        PyKafkaBuiltInPartitioner, PyKafkaJavaClientPartitioner, PyLibrdkafkaProducer,
-        PyProfileRouter, kafka_partition_load_stats, librdkafka_default_sticky_linger_ms,
-        librdkafka_partition, librdkafka_random_partition,
-    };
+    use crate::murmur3::{PyMurmur3Hasher, murmur3_32, murmur3_32_raw};
     #[pymodule_export]
     use crate::profiles::{
-        PyKafkaMurmur2Hasher, boost_hash_1_74_x86_64_raw, cpp_partition_index,
-        cpp_partitioned_producer_check, go_atoi, go_partition_index, kafka_fnv1a, kafka_murmur2,
-        kafka_partition, kafka_partitions, kafka_to_positive, profile_key_hash,
+        PyProfileRouter, boost_hash_1_74_x86_64_raw, cpp_partition_index,
+        cpp_partitioned_producer_check, go_atoi, go_partition_index, profile_key_hash,
         profile_key_hash_name, profile_partition, profile_partitions,
     };
     #[pymodule_export]
-    use crate::routers::{
+    use crate::router::{
         PyCustomRouter, PyMessageRoutingMode, PyRoundRobinRouter, PySinglePartitionRouter,
         check_partition, partition_switch_ms, resolve_routing_mode,
     };
+    #[pymodule_export]
+    use crate::routing_key::{partition_for_key, partition_for_key_bytes, routing_key_hash};
     #[pymodule_export]
     use crate::sender::{
         PyPendingQueue, PyReadiness, PySenderConfig, PySenderGate, py_required_max_pending_messages,
     };
     #[pymodule_export]
-    use crate::topics::{PyTopicName, get_partition_index};
+    use crate::sign_safe_mod::sign_safe_mod;
+    #[pymodule_export]
+    use crate::topic_name::{PyTopicName, get_partition_index};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

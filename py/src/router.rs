@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::{PyTraverseError, intern};
 
 use crate::errors::{IntoPyException, hashing_scheme, illegal_partition_index, partition_count};
-use crate::keys::Key;
+use crate::routing_key::Key;
 
 /// Unix epoch milliseconds, what Java's `Clock.systemUTC().millis()` reads.
 fn epoch_ms() -> i64 {

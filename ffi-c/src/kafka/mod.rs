@@ -4,7 +4,9 @@
 //!
 //! Kafka keys are the serialized key bytes, hashed as they are. The Java
 //! client's sticky keyless partitioner and librdkafka's sticky producer
-//! path are in `kafka_sticky.rs`.
+//! path are in `sticky.rs`.
+
+pub mod sticky;
 
 use core::ffi::c_char;
 

@@ -5,7 +5,9 @@
 //!
 //! Keyed routing is here, one call at a time; every client's keyless state
 //! machine (Go's and C++'s batching-aware routers among them) is the
-//! `pulsar_routing_profile_router` handle of `profile_router.rs`.
+//! `pulsar_routing_profile_router` handle of `router.rs`.
+
+pub mod router;
 
 use core::ffi::c_char;
 
@@ -17,7 +19,7 @@ use pulsar_routing_core::profiles::{
 };
 
 use crate::error::pulsar_routing_status;
-use crate::key::{
+use crate::routing_key::{
     PULSAR_ROUTING_KEY_KIND_BYTES, PULSAR_ROUTING_KEY_KIND_NONE, PULSAR_ROUTING_KEY_KIND_STRING,
     PULSAR_ROUTING_KEY_KIND_UTF16, pulsar_routing_key,
 };

@@ -15,7 +15,6 @@ use pulsar_routing_core::profiles::{
 
 use crate::error::pulsar_routing_status;
 use crate::ffi::{BoxCastable, free_box, lock, to_boxed_mut_ptr};
-use crate::key::pulsar_routing_key;
 use crate::profiles::{
     PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
     PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64,
@@ -26,6 +25,7 @@ use crate::profiles::{
     pulsar_routing_client_hashing_scheme, pulsar_routing_client_profile,
     pulsar_routing_profile_hash, pulsar_routing_profile_mode, scheme_from_c,
 };
+use crate::routing_key::pulsar_routing_key;
 
 /// How a producer of some client is configured for routing (the core's
 /// `ProfileConfig`). Fill it with `pulsar_routing_profile_config_default`,

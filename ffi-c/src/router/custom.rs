@@ -6,7 +6,7 @@ use pulsar_routing_core::{CustomRouter, PartitionCount};
 
 use crate::error::pulsar_routing_status;
 use crate::ffi::{BoxCastable, free_box, to_boxed_mut_ptr};
-use crate::key::pulsar_routing_key;
+use crate::routing_key::pulsar_routing_key;
 
 /// A custom router's function: Java's `MessageRouter.choosePartition(msg,
 /// metadata)`.

@@ -4,8 +4,8 @@ use pulsar_routing_core::{PartitionCount, RoundRobinRouter};
 
 use crate::error::pulsar_routing_status;
 use crate::ffi::{BoxCastable, free_box, to_boxed_mut_ptr};
-use crate::hashing_scheme::{pulsar_routing_hashing_scheme, scheme_from_c};
-use crate::key::pulsar_routing_key;
+use crate::routing_key::pulsar_routing_key;
+use crate::routing_key::{pulsar_routing_hashing_scheme, scheme_from_c};
 
 /// Java's default router (`RoundRobinPartitionMessageRouterImpl`), as an
 /// opaque heap handle.

@@ -6,7 +6,7 @@ use core::ptr;
 use pulsar_routing_core::{PartitionCount, RoutingKey, partition_for_key, partition_for_key_bytes};
 
 use crate::error::pulsar_routing_status;
-use crate::hashing_scheme::{pulsar_routing_hashing_scheme, scheme_from_c};
+use crate::routing_key::{pulsar_routing_hashing_scheme, scheme_from_c};
 
 /// What kind of key a `pulsar_routing_key` holds: one of the
 /// `PULSAR_ROUTING_KEY_KIND_*` values.

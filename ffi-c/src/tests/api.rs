@@ -10,9 +10,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 use crate::base64::*;
 use crate::crc32::*;
 use crate::error::{pulsar_routing_status as S, pulsar_routing_status_message};
-use crate::hashing_scheme::*;
-use crate::java_string::*;
-use crate::key::*;
+use crate::java_string_hash::*;
 use crate::murmur3::*;
 use crate::partition_count::*;
 use crate::router::custom::*;
@@ -20,6 +18,7 @@ use crate::router::mode::*;
 use crate::router::round_robin::*;
 use crate::router::single_partition::*;
 use crate::router::*;
+use crate::routing_key::*;
 use crate::sign_safe_mod::*;
 use pulsar_routing_core as core_api;
 use pulsar_routing_core::{

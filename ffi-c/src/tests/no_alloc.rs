@@ -15,13 +15,12 @@ use std::ptr::null_mut;
 use crate::base64::pulsar_routing_encode_base64;
 use crate::crc32::*;
 use crate::error::{pulsar_routing_status as S, pulsar_routing_status_message};
-use crate::hashing_scheme::*;
-use crate::java_string::*;
-use crate::key::*;
+use crate::java_string_hash::*;
 use crate::murmur3::*;
 use crate::router::custom::*;
 use crate::router::round_robin::*;
 use crate::router::single_partition::*;
+use crate::routing_key::*;
 use crate::sign_safe_mod::pulsar_routing_sign_safe_mod;
 use crate::version::pulsar_routing_version;
 

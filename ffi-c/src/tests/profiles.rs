@@ -7,8 +7,8 @@ use core::ptr::{null, null_mut};
 
 use crate::error::pulsar_routing_status as S;
 use crate::kafka::*;
-use crate::key::*;
 use crate::profiles::*;
+use crate::routing_key::*;
 use pulsar_routing_core::kafka::{self as core_kafka, LibrdkafkaPartitioner};
 use pulsar_routing_core::profiles::{
     ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig, ProfileKeying, ProfileMessage,
@@ -771,10 +771,10 @@ mod stateful {
     use super::{SENTINEL, key_str};
     use crate::error::pulsar_routing_status as S;
     use crate::kafka::PULSAR_ROUTING_KAFKA_MURMUR2_SEED;
-    use crate::kafka_sticky::*;
-    use crate::key::*;
-    use crate::profile_router::*;
+    use crate::kafka::sticky::*;
+    use crate::profiles::router::*;
     use crate::profiles::*;
+    use crate::routing_key::*;
     use pulsar_routing_core::PartitionCount;
     use pulsar_routing_core::kafka::{
         self as core_kafka, Availability, BuiltInPartitioner, JavaClientPartitioner,
@@ -831,7 +831,7 @@ mod stateful {
         for (i, profile) in ClientProfile::ALL.into_iter().enumerate() {
             let c = default_config(u32::try_from(i).unwrap());
             let core = ProfileConfig::client_default(profile);
-            let (scheme, _) = scheme_from_c(c.scheme).unwrap();
+            let (scheme, _) = crate::profiles::scheme_from_c(c.scheme).unwrap();
             assert_eq!(scheme, core.scheme);
             assert_eq!(mode_from_c(c.mode).unwrap(), core.mode);
             assert!(!c.char_unsigned);

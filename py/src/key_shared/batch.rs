@@ -10,7 +10,7 @@ use pulsar_routing::key_shared::{KeyHashRange, NONE_KEY};
 use pyo3::prelude::*;
 
 use crate::batch::{KeyBatch, KeyRef, map_keys};
-use crate::keys::java_utf8;
+use crate::routing_key::java_utf8;
 
 /// The slot of every key in `range`.
 pub(crate) fn slots_for_keys(

@@ -9,6 +9,8 @@
 //! side by side, and results are copied out of the lock before any Python
 //! object is made (so no Python code ever runs while the lock is held).
 
+mod batch;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::{PoisonError, RwLock, TryLockError};
@@ -27,8 +29,8 @@ use pyo3::types::{PyBytes, PyString};
 
 use crate::buffers::ByteInput;
 use crate::errors::IntoPyException;
-use crate::key_shared_batch::slots_for_keys;
-use crate::keys::JavaString;
+use crate::routing_key::JavaString;
+use batch::slots_for_keys;
 
 /// The consumers a new selector has room for; it doubles when full.
 const INITIAL_CONSUMERS: u32 = 16;
@@ -703,7 +705,7 @@ macro_rules! selector_methods {
             #[pyo3(signature = (key, /))]
             fn select_key(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
                 let range = self.state.range;
-                let slot = crate::hashes::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))?;
+                let slot = crate::buffers::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))?;
                 Ok(self.state.read(py, |core| core.select(slot)))
             }
 
@@ -763,7 +765,7 @@ macro_rules! selector_methods {
             #[pyo3(signature = (key, /))]
             fn sticky_key_hash(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<u32> {
                 let range = self.state.range;
-                crate::hashes::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
+                crate::buffers::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
             }
 
             /// An independent selector with the same consumers and history.
@@ -1048,7 +1050,7 @@ pub(crate) fn sticky_key_hash(
     selector: &Bound<'_, PyAny>,
 ) -> PyResult<u32> {
     let range = selector_range(py, selector)?;
-    crate::hashes::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
+    crate::buffers::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
 }
 
 /// The slot of every sticky key, as a uint32 array (see `sticky_key_hash`;

@@ -10,7 +10,7 @@ use pyo3::types::PyString;
 
 use crate::batch::{KeyBatch, KeyRef, map_keys};
 use crate::errors::topic_name_error;
-use crate::topics::PyTopicName;
+use crate::topic_name::PyTopicName;
 
 /// Topics to `hash` of each parsed name; a null topic has no output. The
 /// input is an iterable of `str`, `TopicName` and `None`, a one-dimensional

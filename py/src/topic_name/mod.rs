@@ -1,5 +1,7 @@
 //! Topic names, parsed as Java's `TopicName.get` parses them.
 
+pub(crate) mod batch;
+
 use pulsar_routing::topic_name::{TopicName, TopicNameRules};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

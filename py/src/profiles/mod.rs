@@ -1,10 +1,13 @@
 //! Every client's keyed routing ([`profile_partition`], [`profile_partitions`]),
-//! its key hashes, the clients' readings of partition indexes, and Kafka's
-//! partitioners ([`kafka_partition`], [`kafka_partitions`]).
+//! its key hashes, the clients' readings of partition indexes, and every
+//! client's whole router with its keyless state machine ([`router`]).
+
+mod router;
+
+pub(crate) use router::*;
 
 use numpy::PyArray1;
 use pulsar_routing::PartitionCount;
-use pulsar_routing::kafka::{LibrdkafkaPartitioner, fnv1a, murmur2, to_positive};
 use pulsar_routing::profiles::{
     BoostVersion, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig,
     ProfileKey, ProfileKeying, ProfileMessage, ProfileMode, ProfileRouteError as CoreRouteError,
@@ -14,14 +17,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::batch::{KeyBatch, KeyRef, map_keys};
-use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above};
+use crate::buffers::hash_text_or_bytes;
 use crate::errors::{
     ProfileConfigError, ProfileRouteError, PulsarRoutingError, TopicNameError, partition_count,
 };
-use crate::hashes::hash_text_or_bytes;
 
 /// The partition written for a message routed without its key.
-const NO_KEY: i32 = -1;
+pub(crate) const NO_KEY: i32 = -1;
 
 pub(crate) fn config_error(message: impl Into<String>) -> PyErr {
     ProfileConfigError::new_err(message.into())
@@ -119,7 +121,7 @@ impl<'a> ClientKey<'a> {
 }
 
 /// Routes one key to an int32 slot (`-1` without a partition).
-trait KeyRoute: Sync {
+pub(crate) trait KeyRoute: Sync {
     fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError>;
 }
 
@@ -144,48 +146,7 @@ impl KeyRoute for ProfileRoute {
     }
 }
 
-/// A Kafka partitioner: `None` is the Java client's, otherwise librdkafka's.
-#[derive(Clone, Copy)]
-struct KafkaRoute {
-    partitioner: Option<LibrdkafkaPartitioner>,
-    n: PartitionCount,
-}
-
-impl KafkaRoute {
-    fn new(py: Python<'_>, partitioner: &str, num_partitions: i64) -> PyResult<Self> {
-        let n = partition_count(py, num_partitions)?;
-        let partitioner = match partitioner {
-            "java" => None,
-            name => Some(name.parse::<LibrdkafkaPartitioner>().map_err(|_| {
-                config_error(format!(
-                    "unknown Kafka partitioner {name:?}: expected java, random, consistent, consistent_random, murmur2, murmur2_random, fnv1a or fnv1a_random"
-                ))
-            })?),
-        };
-        Ok(Self { partitioner, n })
-    }
-
-    fn partition(&self, key: Option<&[u8]>) -> Option<u32> {
-        match self.partitioner {
-            // The Java client hashes every non-null key (empty ones too);
-            // a null key goes to the sticky partition.
-            None => key.map(|k| pulsar_routing::kafka::partition_for_key(k, self.n)),
-            Some(p) => p.partition_for_key(key, self.n),
-        }
-    }
-}
-
-impl KeyRoute for KafkaRoute {
-    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError> {
-        Ok(self
-            .partition(key.kafka_bytes())
-            .map_or(NO_KEY, |p| p as i32))
-    }
-}
-
-/// Routes every key of `keys` (an iterable of `str`, `bytes` and `None`, a
-/// numpy array, or a pyarrow array) with `route`.
-fn route_all<'py, R: KeyRoute>(
+pub(crate) fn route_all<'py, R: KeyRoute>(
     py: Python<'py>,
     keys: &Bound<'py, PyAny>,
     route: &R,
@@ -334,7 +295,7 @@ pub(crate) fn profile_key_hash(
     if hash == KeyHash::JavaStringHash
         && let Ok(text) = data.cast::<PyString>()
     {
-        return crate::hashes::java_string_hash(text);
+        return crate::java_string_hash::java_string_hash(text);
     }
     hash_text_or_bytes(py, data, |bytes| hash.hash_bytes(bytes))?
         .map_err(|_| route_error(CoreRouteError::BoostHashNotReproducible))
@@ -355,69 +316,6 @@ pub(crate) fn go_partition_index(topic: &str) -> PyResult<i64> {
 #[pyo3(signature = (local_name, /))]
 pub(crate) fn cpp_partition_index(local_name: &str) -> i32 {
     pulsar_routing::profiles::cpp_partition_index(local_name)
-}
-
-/// Kafka's murmur2 (seed 0x9747b28c) as an unsigned 32-bit number; a `str`
-/// is hashed as its UTF-8 bytes (`StringSerializer`).
-#[pyfunction]
-#[pyo3(signature = (data, /))]
-pub(crate) fn kafka_murmur2(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u32> {
-    hash_text_or_bytes(py, data, murmur2)
-}
-
-/// Kafka's `Utils.toPositive`: the hash with its sign bit cleared.
-#[pyfunction]
-#[pyo3(signature = (hash, /))]
-pub(crate) fn kafka_to_positive(hash: u32) -> u32 {
-    to_positive(hash)
-}
-
-/// FNV-1a (32-bit), librdkafka's and Sarama's.
-#[pyfunction]
-#[pyo3(signature = (data, /))]
-pub(crate) fn kafka_fnv1a(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u32> {
-    hash_text_or_bytes(py, data, fnv1a)
-}
-
-/// The partition a Kafka producer sends a key to: `"java"` is the Java
-/// client (`toPositive(murmur2(key)) % n`), any other name a librdkafka
-/// partitioner. `None` as the key is a `null` key; `None` comes back where
-/// the producer would pick at random or stick to a partition.
-#[pyfunction]
-#[pyo3(signature = (key, num_partitions, partitioner = "java"))]
-pub(crate) fn kafka_partition(
-    py: Python<'_>,
-    key: &Bound<'_, PyAny>,
-    num_partitions: i64,
-    partitioner: &str,
-) -> PyResult<Option<u32>> {
-    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
-    if key.is_none() {
-        return Ok(route.partition(None));
-    }
-    if let Ok(key) = ClientKey::extract(key, &"key") {
-        return Ok(route.partition(key.kafka_bytes()));
-    }
-    // Any other buffer (bytearray, memoryview, ...): its raw bytes.
-    let input = ByteInput::get(key)?;
-    let bytes = input.as_bytes();
-    Ok(detach_above(py, bytes.len(), DETACH_MIN_BYTES, || {
-        route.partition(Some(bytes))
-    }))
-}
-
-/// `kafka_partition` of every key, as an int32 numpy array; -1 where the
-/// producer would pick at random or stick to a partition.
-#[pyfunction]
-#[pyo3(signature = (keys, num_partitions, partitioner = "java"))]
-pub(crate) fn kafka_partitions<'py>(
-    py: Python<'py>,
-    keys: &Bound<'py, PyAny>,
-    num_partitions: i64,
-    partitioner: &str,
-) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
-    route_all(py, keys, &route)
 }
 
 /// What pulsar-client-cpp's producer does with a router's answer: casts it
@@ -458,63 +356,4 @@ pub(crate) fn boost_hash_1_74_x86_64_raw(py: Python<'_>, data: &Bound<'_, PyAny>
 #[pyo3(signature = (text, /))]
 pub(crate) fn go_atoi(text: &str) -> PyResult<i64> {
     pulsar_routing::profiles::go_atoi(text).map_err(|e| PulsarRoutingError::new_err(e.to_string()))
-}
-
-/// Streaming Kafka murmur2 for a key that arrives in pieces. MurmurHash2
-/// seeds with the total length, so it is given first (`total_len`), and
-/// `finalize` raises `PulsarRoutingError` until exactly that many bytes
-/// were fed. A `str` is fed as its UTF-8 (`StringSerializer`). Shareable
-/// between threads; each `update` is atomic.
-#[pyclass(frozen, module = "pulsar_routing", name = "KafkaMurmur2Hasher")]
-pub(crate) struct PyKafkaMurmur2Hasher {
-    state: std::sync::Mutex<pulsar_routing::kafka::Murmur2Hasher>,
-}
-
-impl PyKafkaMurmur2Hasher {
-    fn state(&self) -> std::sync::MutexGuard<'_, pulsar_routing::kafka::Murmur2Hasher> {
-        crate::lock(&self.state)
-    }
-
-    fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        hash_text_or_bytes(py, data, |bytes| {
-            self.state().update(bytes);
-        })
-    }
-}
-
-#[pymethods]
-impl PyKafkaMurmur2Hasher {
-    #[new]
-    #[pyo3(signature = (total_len, data = None, /))]
-    fn new(py: Python<'_>, total_len: u64, data: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let hasher = Self {
-            state: std::sync::Mutex::new(pulsar_routing::kafka::Murmur2Hasher::new(total_len)),
-        };
-        if let Some(data) = data {
-            hasher.feed(py, data)?;
-        }
-        Ok(hasher)
-    }
-
-    /// Feeds more bytes (`str`, or any C-contiguous buffer); returns the
-    /// hasher.
-    #[pyo3(signature = (data, /))]
-    fn update<'py>(slf: &Bound<'py, Self>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        slf.get().feed(slf.py(), data)?;
-        Ok(slf.clone())
-    }
-
-    /// `kafka_murmur2` of everything fed so far.
-    fn finalize(&self) -> PyResult<u32> {
-        self.state()
-            .finalize()
-            .map_err(|e| PulsarRoutingError::new_err(e.to_string()))
-    }
-
-    /// An independent hasher with the same input so far.
-    fn copy(&self) -> Self {
-        Self {
-            state: std::sync::Mutex::new(*self.state()),
-        }
-    }
 }

@@ -1,0 +1,179 @@
+//! Kafka's keyed partitioners: murmur2, FNV-1a, the Java client's rule and
+//! librdkafka's partitioners, one key or many, and the streaming murmur2.
+
+mod partitioners;
+
+pub(crate) use partitioners::*;
+
+use numpy::PyArray1;
+use pulsar_routing::PartitionCount;
+use pulsar_routing::kafka::{LibrdkafkaPartitioner, fnv1a, murmur2, to_positive};
+use pulsar_routing::profiles::ProfileRouteError as CoreRouteError;
+use pyo3::prelude::*;
+
+use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above, hash_text_or_bytes};
+use crate::errors::{PulsarRoutingError, partition_count};
+use crate::profiles::{ClientKey, KeyRoute, NO_KEY, config_error, route_all};
+
+/// A Kafka partitioner: `None` is the Java client's, otherwise librdkafka's.
+#[derive(Clone, Copy)]
+struct KafkaRoute {
+    partitioner: Option<LibrdkafkaPartitioner>,
+    n: PartitionCount,
+}
+
+impl KafkaRoute {
+    fn new(py: Python<'_>, partitioner: &str, num_partitions: i64) -> PyResult<Self> {
+        let n = partition_count(py, num_partitions)?;
+        let partitioner = match partitioner {
+            "java" => None,
+            name => Some(name.parse::<LibrdkafkaPartitioner>().map_err(|_| {
+                config_error(format!(
+                    "unknown Kafka partitioner {name:?}: expected java, random, consistent, consistent_random, murmur2, murmur2_random, fnv1a or fnv1a_random"
+                ))
+            })?),
+        };
+        Ok(Self { partitioner, n })
+    }
+
+    fn partition(&self, key: Option<&[u8]>) -> Option<u32> {
+        match self.partitioner {
+            // The Java client hashes every non-null key (empty ones too);
+            // a null key goes to the sticky partition.
+            None => key.map(|k| pulsar_routing::kafka::partition_for_key(k, self.n)),
+            Some(p) => p.partition_for_key(key, self.n),
+        }
+    }
+}
+
+impl KeyRoute for KafkaRoute {
+    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError> {
+        Ok(self
+            .partition(key.kafka_bytes())
+            .map_or(NO_KEY, |p| p as i32))
+    }
+}
+
+/// Routes every key of `keys` (an iterable of `str`, `bytes` and `None`, a
+/// numpy array, or a pyarrow array) with `route`.
+/// Kafka's murmur2 (seed 0x9747b28c) as an unsigned 32-bit number; a `str`
+/// is hashed as its UTF-8 bytes (`StringSerializer`).
+#[pyfunction]
+#[pyo3(signature = (data, /))]
+pub(crate) fn kafka_murmur2(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u32> {
+    hash_text_or_bytes(py, data, murmur2)
+}
+
+/// Kafka's `Utils.toPositive`: the hash with its sign bit cleared.
+#[pyfunction]
+#[pyo3(signature = (hash, /))]
+pub(crate) fn kafka_to_positive(hash: u32) -> u32 {
+    to_positive(hash)
+}
+
+/// FNV-1a (32-bit), librdkafka's and Sarama's.
+#[pyfunction]
+#[pyo3(signature = (data, /))]
+pub(crate) fn kafka_fnv1a(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u32> {
+    hash_text_or_bytes(py, data, fnv1a)
+}
+
+/// The partition a Kafka producer sends a key to: `"java"` is the Java
+/// client (`toPositive(murmur2(key)) % n`), any other name a librdkafka
+/// partitioner. `None` as the key is a `null` key; `None` comes back where
+/// the producer would pick at random or stick to a partition.
+#[pyfunction]
+#[pyo3(signature = (key, num_partitions, partitioner = "java"))]
+pub(crate) fn kafka_partition(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    num_partitions: i64,
+    partitioner: &str,
+) -> PyResult<Option<u32>> {
+    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
+    if key.is_none() {
+        return Ok(route.partition(None));
+    }
+    if let Ok(key) = ClientKey::extract(key, &"key") {
+        return Ok(route.partition(key.kafka_bytes()));
+    }
+    // Any other buffer (bytearray, memoryview, ...): its raw bytes.
+    let input = ByteInput::get(key)?;
+    let bytes = input.as_bytes();
+    Ok(detach_above(py, bytes.len(), DETACH_MIN_BYTES, || {
+        route.partition(Some(bytes))
+    }))
+}
+
+/// `kafka_partition` of every key, as an int32 numpy array; -1 where the
+/// producer would pick at random or stick to a partition.
+#[pyfunction]
+#[pyo3(signature = (keys, num_partitions, partitioner = "java"))]
+pub(crate) fn kafka_partitions<'py>(
+    py: Python<'py>,
+    keys: &Bound<'py, PyAny>,
+    num_partitions: i64,
+    partitioner: &str,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
+    route_all(py, keys, &route)
+}
+
+/// Streaming Kafka murmur2 for a key that arrives in pieces. MurmurHash2
+/// seeds with the total length, so it is given first (`total_len`), and
+/// `finalize` raises `PulsarRoutingError` until exactly that many bytes
+/// were fed. A `str` is fed as its UTF-8 (`StringSerializer`). Shareable
+/// between threads; each `update` is atomic.
+#[pyclass(frozen, module = "pulsar_routing", name = "KafkaMurmur2Hasher")]
+pub(crate) struct PyKafkaMurmur2Hasher {
+    state: std::sync::Mutex<pulsar_routing::kafka::Murmur2Hasher>,
+}
+
+impl PyKafkaMurmur2Hasher {
+    fn state(&self) -> std::sync::MutexGuard<'_, pulsar_routing::kafka::Murmur2Hasher> {
+        crate::lock(&self.state)
+    }
+
+    fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        hash_text_or_bytes(py, data, |bytes| {
+            self.state().update(bytes);
+        })
+    }
+}
+
+#[pymethods]
+impl PyKafkaMurmur2Hasher {
+    #[new]
+    #[pyo3(signature = (total_len, data = None, /))]
+    fn new(py: Python<'_>, total_len: u64, data: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let hasher = Self {
+            state: std::sync::Mutex::new(pulsar_routing::kafka::Murmur2Hasher::new(total_len)),
+        };
+        if let Some(data) = data {
+            hasher.feed(py, data)?;
+        }
+        Ok(hasher)
+    }
+
+    /// Feeds more bytes (`str`, or any C-contiguous buffer); returns the
+    /// hasher.
+    #[pyo3(signature = (data, /))]
+    fn update<'py>(slf: &Bound<'py, Self>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        slf.get().feed(slf.py(), data)?;
+        Ok(slf.clone())
+    }
+
+    /// `kafka_murmur2` of everything fed so far.
+    fn finalize(&self) -> PyResult<u32> {
+        self.state()
+            .finalize()
+            .map_err(|e| PulsarRoutingError::new_err(e.to_string()))
+    }
+
+    /// An independent hasher with the same input so far.
+    fn copy(&self) -> Self {
+        Self {
+            state: std::sync::Mutex::new(*self.state()),
+        }
+    }
+}
