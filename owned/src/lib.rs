@@ -1,0 +1,15 @@
+//! What the no-heap core cannot hold, written once for every binding.
+//!
+//! The core (`pulsar-routing`) never allocates: callers lend it storage and
+//! it borrows their strings. A binding, though, has to hand out objects
+//! that own their memory: a Key_Shared selector that grows as consumers
+//! join, a lookup action whose URL outlives the response it came from, a
+//! coalescing key that compares equal however its properties were ordered.
+//! Each of those is built here, once, on top of the core, and the C ABI
+//! (`ffi-c`) and the Python extension (`py`) both use it. A binding only
+//! converts types, maps errors and holds handles, so two languages cannot
+//! give different answers to the same call.
+//!
+//! Modules are named after the core module they extend.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
