@@ -5745,6 +5745,10 @@ pulsar_routing_status pulsar_routing_profile_hash_bytes(pulsar_routing_profile_h
  and Murmur3_32Hash, its escape hatch); `BOOST_HASH_NOT_REPRODUCIBLE`
  (a key under `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST`);
  `PROFILE_BYTES_KEY_UNSUPPORTED` (a BYTES key for Python or pulsar-rs);
+ `PROFILE_ILLEGAL_PARTITION` (C++ and Python above 32767 partitions: the
+ producer casts the partition to a 16-bit `short`, so `hash % n` of 83783
+ is sent to 18247 and a negative `short` fails the send, as
+ `pulsar_routing_profile_router_route` reports it too);
  `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
  `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
 
@@ -5926,6 +5930,8 @@ pulsar_routing_status pulsar_routing_profile_keying_hash(pulsar_routing_client_p
  `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED`, `INVALID_UTF8`,
  `PROFILE_SCHEME_UNSUPPORTED`, `PYTHON_SCHEME_NOT_SELECTABLE`,
  `BOOST_HASH_NOT_REPRODUCIBLE`, `PROFILE_BYTES_KEY_UNSUPPORTED`,
+ `PROFILE_ILLEGAL_PARTITION` (C++'s and Python's `short` cast above
+ 32767 partitions, as for `pulsar_routing_profile_partition`),
  `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
  `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
 

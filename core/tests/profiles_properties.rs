@@ -11,7 +11,7 @@ use pulsar_routing::profiles::{
     BatchingConfig, BoostVersion, CharSignedness, ClientHashingScheme, ClientProfile,
     GoAtoiErrorKind, GoTopicName, KeyHash, ProfileConfig, ProfileKey, ProfileKeying,
     ProfileMessage, ProfileMode, ProfileRouteError, ProfileRouter, ProfileSeed,
-    cpp_partition_index, go_atoi,
+    cpp_partition_index, cpp_partitioned_producer_check, go_atoi,
 };
 use pulsar_routing::{PartitionCount, get_partition_index};
 
@@ -31,6 +31,27 @@ fn ascii_key() -> impl Strategy<Value = String> {
 fn keying(profile: ClientProfile, scheme: ClientHashingScheme) -> ProfileKeying {
     let config = ProfileConfig::client_default(profile).with_scheme(scheme);
     ProfileKeying::new(profile, &config).expect("valid configuration")
+}
+
+/// Java's keyed answer as `profile`'s producer delivers it: C++ and Python
+/// cast it to a 16-bit `short` (a no-op up to 32768 partitions) and fail
+/// the send when that is not a partition.
+fn cpp_view_of(
+    profile: ClientProfile,
+    java: Result<Option<u32>, ProfileRouteError>,
+    n: PartitionCount,
+) -> Result<Option<u32>, ProfileRouteError> {
+    match (profile, java) {
+        (ClientProfile::Cpp | ClientProfile::Python, Ok(Some(p))) => {
+            cpp_partitioned_producer_check(p as i32, n)
+                .map(Some)
+                .map_err(|short| ProfileRouteError::IllegalPartition {
+                    profile,
+                    partition: i64::from(short),
+                })
+        }
+        (_, java) => java,
+    }
 }
 
 fn any_profile() -> impl Strategy<Value = ClientProfile> {
@@ -115,7 +136,8 @@ proptest! {
     }
 
     /// C++'s JavaStringHash (signed or unsigned char) equals Java's on
-    /// ASCII keys, for any partition count.
+    /// ASCII keys, up to 32768 partitions; past that, C++ sends where its
+    /// producer's `short` cast of Java's answer points, or fails.
     #[test]
     fn cpp_equals_java_on_ascii_keys(key in "[\\x00-\\x7f]{0,40}", n in any_partition_count(), signed in any::<bool>()) {
         let msg = ProfileMessage::keyed(&key);
@@ -124,7 +146,7 @@ proptest! {
             .with_scheme(ClientHashingScheme::JavaStringHash);
         config.char_signedness = if signed { CharSignedness::Signed } else { CharSignedness::Unsigned };
         let cpp = ProfileKeying::new(ClientProfile::Cpp, &config).expect("valid").partition(&msg, n);
-        prop_assert_eq!(cpp, java);
+        prop_assert_eq!(cpp, cpp_view_of(ClientProfile::Cpp, java, n));
     }
 
     /// Murmur3_32Hash is the shared scheme: Java, Go, C++ and Python's
@@ -135,7 +157,10 @@ proptest! {
         let msg = ProfileMessage::keyed(&key);
         let java = keying(ClientProfile::Java, ClientHashingScheme::Murmur3_32Hash).partition(&msg, n);
         for profile in [ClientProfile::Go, ClientProfile::Cpp, ClientProfile::Python, ClientProfile::DotPulsar] {
-            prop_assert_eq!(keying(profile, ClientHashingScheme::Murmur3_32Hash).partition(&msg, n), java);
+            prop_assert_eq!(
+                keying(profile, ClientHashingScheme::Murmur3_32Hash).partition(&msg, n),
+                cpp_view_of(profile, java, n)
+            );
         }
         let config = ProfileConfig::client_default(ClientProfile::PulsarRs).with_mode(ProfileMode::RoundRobin);
         let rs = ProfileKeying::new(ClientProfile::PulsarRs, &config).expect("valid").partition(&msg, n);
@@ -162,17 +187,22 @@ proptest! {
                 ordering_key: ordering.as_deref().map(str::as_bytes),
                 payload_len: u64::from(*payload),
             };
-            match router.route(&msg, n, *now) {
+            let routed = router.route(&msg, n, *now);
+            // A keyed message gets the same outcome from the whole router as
+            // from the stateless keyed routing, at every partition count:
+            // C++'s and Python's `short` cast included, refusals included.
+            if n.get() > 1 && !(profile == ClientProfile::PulsarRs && single) {
+                match keying.partition(&msg, n) {
+                    Ok(Some(keyed)) => prop_assert_eq!(routed, Ok(keyed)),
+                    Err(e @ ProfileRouteError::IllegalPartition { .. }) => {
+                        prop_assert_eq!(routed, Err(e));
+                    }
+                    _ => {}
+                }
+            }
+            match routed {
                 Ok(p) => {
                     prop_assert!(p < n.get(), "{} answered {} for n = {}", profile, p, n);
-                    // A keyed answer is the stateless keyed routing's, except
-                    // where C++'s producer truncates it to a short.
-                    if let Ok(Some(keyed)) = keying.partition(&msg, n)
-                        && n.get() > 1 && n.get() <= 32767
-                        && !(profile == ClientProfile::PulsarRs && single)
-                    {
-                        prop_assert_eq!(p, keyed);
-                    }
                 }
                 Err(ProfileRouteError::BoostHashNotReproducible) => {
                     prop_assert!(config.boost == BoostVersion::Unknown);
@@ -414,4 +444,46 @@ fn peer_survey_examples() {
             .partition(&ProfileMessage::keyed("customer-000042"), n),
         Ok(Some(2))
     );
+}
+
+/// The first key `key-<i>` whose Murmur3 hash lands on `target` out of `n`.
+fn key_reducing_to(target: u32, n: PartitionCount) -> String {
+    (0u32..)
+        .map(|i| format!("key-{i}"))
+        .find(|k| n.reduce(pulsar_routing::murmur3_32(k.as_bytes())) == target)
+        .expect("some key reduces to any partition")
+}
+
+/// What the C++ client 4.2.0 (and the Python wheel over it) did on a topic
+/// with 100,000 partitions: a key whose `hash % n` is 83783 was delivered
+/// to partition 18247 (83783 as a 16-bit `short`), and one whose `short`
+/// is negative failed the send. The keyed routing alone, the whole router
+/// and every client built on the C++ producer agree.
+#[test]
+fn cpp_short_cast_above_32767_partitions_in_every_entry_point() {
+    let n = PartitionCount::new(100_000).expect("n");
+    let delivered = key_reducing_to(83_783, n);
+    let refused = key_reducing_to(40_000, n);
+    for profile in [ClientProfile::Cpp, ClientProfile::Python] {
+        let config =
+            ProfileConfig::client_default(profile).with_scheme(ClientHashingScheme::Murmur3_32Hash);
+        let keying = ProfileKeying::new(profile, &config).expect("valid");
+        let mut router =
+            ProfileRouter::new(profile, &config, ProfileSeed::default()).expect("valid");
+        let msg = ProfileMessage::keyed(&delivered);
+        assert_eq!(keying.partition(&msg, n), Ok(Some(18_247)), "{profile}");
+        assert_eq!(router.route(&msg, n, 0), Ok(18_247), "{profile}");
+        let msg = ProfileMessage::keyed(&refused);
+        // 40000 as a short is 40000 - 65536 = -25536.
+        let err = ProfileRouteError::IllegalPartition {
+            profile,
+            partition: -25_536,
+        };
+        assert_eq!(keying.partition(&msg, n), Err(err), "{profile}");
+        assert_eq!(router.route(&msg, n, 0), Err(err), "{profile}");
+        assert_eq!(
+            err.to_string(),
+            "Got Invalid Partition for message from Router Policy, Partition - -25536"
+        );
+    }
 }

@@ -104,3 +104,17 @@ def test_demo_and_cli(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["pairs"][0]["differing_keys"] == 0
     assert len(demo_orders().keys) > 0
+
+
+def test_cpp_short_cast_is_reported_above_32767_partitions() -> None:
+    from pulsar_routing.plan import client_divergence
+
+    keys = [f"user-{i}" for i in range(2_000)]
+    report = client_divergence(keys, 100_000, ["java:murmur3_32", "cpp:murmur3_32"])
+    # Keys whose partition is below 32768 agree; the rest move or fail.
+    java = pr.partitions_for_keys(keys, 100_000, scheme="murmur3_32")
+    moved = int((java >= 32_768).sum())
+    (pair,) = report.pairs
+    assert pair.differing_keys == moved
+    assert pair.keyless_keys == 0
+    assert any("fails the send" in note and "cpp:murmur3_32" in note for note in report.notes)

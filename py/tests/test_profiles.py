@@ -51,6 +51,15 @@ def _keyed_rows() -> list[dict[str, Any]]:
     return rows("routing", "keyed")
 
 
+def _cpp_delivered(router_answer: int, n: int) -> int:
+    """Where the C++ producer sends the golden C++ router's answer: its
+    `short` cast (a no-op up to 32768 partitions); -2 where the send fails."""
+    try:
+        return pr.cpp_partitioned_producer_check(router_answer, n)
+    except pr.ProfileRouteError:
+        return -2
+
+
 def test_golden_keyed_routing_one_at_a_time() -> None:
     keyed = _keyed_rows()
     assert len(keyed) > 13_000
@@ -60,7 +69,12 @@ def test_golden_keyed_routing_one_at_a_time() -> None:
         n, scheme = row["num_partitions"], row["scheme"]
         where = (key, n, scheme)
         assert pr.profile_partition(key, n, "java", scheme=scheme) == row["partition"], where
-        assert pr.profile_partition(key, n, "cpp", scheme=scheme) == row["cpp_partition"], where
+        expected = _cpp_delivered(row["cpp_partition"], n)
+        if expected == -2:
+            with pytest.raises(pr.ProfileRouteError, match="Got Invalid Partition"):
+                pr.profile_partition(key, n, "cpp", scheme=scheme)
+        else:
+            assert pr.profile_partition(key, n, "cpp", scheme=scheme) == expected, where
         go = pr.profile_partition(key, n, "go", scheme=scheme)
         if row["go_partition"] is None:
             assert key == "" and go is None, where
@@ -78,7 +92,7 @@ def test_golden_keyed_routing_in_batches() -> None:
         keys = [bytes.fromhex(r["key_utf8_hex"]).decode() for r in group]
         cpp = pr.profile_partitions(keys, n, "cpp", scheme=scheme)
         assert cpp.dtype == np.int32
-        assert cpp.tolist() == [r["cpp_partition"] for r in group]
+        assert cpp.tolist() == [_cpp_delivered(r["cpp_partition"], n) for r in group]
         go = pr.profile_partitions(np.array(keys, dtype=object), n, "go", scheme=scheme).tolist()
         expected = [-1 if r["go_partition"] is None else r["go_partition"] for r in group]
         if n > 1:
@@ -257,3 +271,31 @@ def test_kafka_batch_matches_one_at_a_time(partitioner: str) -> None:
     assert got.tolist() == expected
     assert pr.kafka_partitions(pa.array(keys), 12, partitioner).tolist() == expected
     assert pr.kafka_partitions(np.array(KEYS), 12, partitioner).tolist() == expected[: len(KEYS)]
+
+
+def _key_reducing_to(target: int, n: int) -> str:
+    """The first key ``key-<i>`` whose Murmur3_32Hash lands on ``target`` of ``n``."""
+    i = 0
+    while pr.murmur3_32(f"key-{i}") % n != target:
+        i += 1
+    return f"key-{i}"
+
+
+@pytest.mark.parametrize("profile", ["cpp", "python"])
+def test_cpp_short_cast_in_every_entry_point(profile: str) -> None:
+    # The C++ client 4.2.0 (and the Python wheel over it) at 100,000
+    # partitions: hash % n = 83783 went to partition 18247 (the value as a
+    # 16-bit short), and a key whose short is negative failed the send.
+    n = 100_000
+    delivered, refused = _key_reducing_to(83_783, n), _key_reducing_to(40_000, n)
+    assert pr.profile_partition(delivered, n, profile, scheme="murmur3_32") == 18_247
+    router = pr.ProfileRouter(profile, scheme="murmur3_32")
+    assert router.route(delivered, n, now_ns=0) == 18_247
+    message = "Got Invalid Partition for message from Router Policy, Partition - -25536"
+    with pytest.raises(pr.ProfileRouteError, match=message):
+        pr.profile_partition(refused, n, profile, scheme="murmur3_32")
+    with pytest.raises(pr.ProfileRouteError, match=message):
+        router.route(refused, n, now_ns=0)
+    # A batch marks the failed send with -2 instead of stopping.
+    batch = pr.profile_partitions([delivered, refused, None], n, profile, scheme="murmur3_32")
+    assert batch.tolist() == [18_247, -2, -1]

@@ -2,19 +2,26 @@
 //! its count, size and time switching), `SinglePartitionMessageRouter`, and
 //! the check `PartitionedProducerImpl::sendAsync` applies to their answer.
 
+use super::error::ProfileRouteError;
 use super::hash::{BoostHashNotReproducible, KeyHash};
 use super::message::ProfileMessage;
+use super::profile::ClientProfile;
 use crate::partition_count::PartitionCount;
 
 /// The C++ routers' key rule: `msg.hasPartitionKey()`, so an empty key set
-/// with `setPartitionKey("")` is a key; the ordering key is not read.
+/// with `setPartitionKey("")` is a key; the ordering key is not read. The
+/// answer is where the producer sends it, after its `short` cast.
 pub(crate) fn cpp_keyed_partition(
     message: &ProfileMessage<'_>,
     hash: KeyHash,
     num_partitions: PartitionCount,
-) -> Result<Option<u32>, BoostHashNotReproducible> {
+) -> Result<Option<u32>, ProfileRouteError> {
     match message.key.bytes() {
-        Some(key) => Ok(Some(num_partitions.reduce(hash.hash_bytes(key)?))),
+        Some(key) => {
+            // A reduced hash is below 2^31, so it is an `int` as in C++.
+            let routed = num_partitions.reduce(hash.hash_bytes(key)?) as i32;
+            cpp_producer_send(ClientProfile::Cpp, routed, num_partitions).map(Some)
+        }
         None => Ok(None),
     }
 }
@@ -230,5 +237,24 @@ pub const fn cpp_partitioned_producer_check(
         Ok(short as u32)
     } else {
         Err(short)
+    }
+}
+
+/// The partition a C++ (or Python) producer really sends to, given its
+/// router's answer: [`cpp_partitioned_producer_check`] with the client
+/// named in the error. Every C++ and Python entry point (keyed routing
+/// alone and the whole router) goes through here, so none of them can
+/// forget the `short` cast.
+pub(crate) const fn cpp_producer_send(
+    profile: ClientProfile,
+    partition: i32,
+    num_partitions: PartitionCount,
+) -> Result<u32, ProfileRouteError> {
+    match cpp_partitioned_producer_check(partition, num_partitions) {
+        Ok(p) => Ok(p),
+        Err(short) => Err(ProfileRouteError::IllegalPartition {
+            profile,
+            partition: short as i64,
+        }),
     }
 }

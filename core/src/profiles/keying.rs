@@ -165,7 +165,7 @@ impl ProfileKeying {
                 java_scheme_of(self.hash),
                 num_partitions,
             )),
-            ClientProfile::Cpp => Ok(cpp_keyed_partition(message, self.hash, num_partitions)?),
+            ClientProfile::Cpp => cpp_keyed_partition(message, self.hash, num_partitions),
             ClientProfile::Python => python_keyed_partition(message, self.hash, num_partitions),
             ClientProfile::PulsarRs => {
                 pulsar_rs_keyed_partition(message, pulsar_rs_policy(self.mode), num_partitions)

@@ -2,7 +2,7 @@
 //! message to the C++ client's routers, with Python's own key rules and
 //! defaults (batching off) in front.
 
-use super::cpp::{CppRoundRobinRouter, CppSinglePartitionRouter, cpp_partitioned_producer_check};
+use super::cpp::{CppRoundRobinRouter, CppSinglePartitionRouter, cpp_producer_send};
 use super::error::ProfileRouteError;
 use super::hash::KeyHash;
 use super::message::{ProfileKey, ProfileMessage};
@@ -34,7 +34,10 @@ pub(crate) fn python_keyed_partition(
     num_partitions: PartitionCount,
 ) -> Result<Option<u32>, ProfileRouteError> {
     match python_partition_key(message.key)? {
-        Some(key) => Ok(Some(num_partitions.reduce(hash.hash_bytes(key)?))),
+        Some(key) => {
+            let routed = num_partitions.reduce(hash.hash_bytes(key)?) as i32;
+            cpp_producer_send(ClientProfile::Python, routed, num_partitions).map(Some)
+        }
         None => Ok(None),
     }
 }
@@ -91,11 +94,6 @@ impl PythonRouter {
             }
             Self::SinglePartition(router) => router.choose_partition(key, num_partitions)?,
         };
-        cpp_partitioned_producer_check(partition, num_partitions).map_err(|short| {
-            ProfileRouteError::IllegalPartition {
-                profile: ClientProfile::Python,
-                partition: i64::from(short),
-            }
-        })
+        cpp_producer_send(ClientProfile::Python, partition, num_partitions)
     }
 }

@@ -2,9 +2,7 @@
 //! keyless routing together, with each client's state machine.
 
 use super::config::{ProfileConfig, ProfileMode, ProfileSeed};
-use super::cpp::{
-    CppBatching, CppRoundRobinRouter, CppSinglePartitionRouter, cpp_partitioned_producer_check,
-};
+use super::cpp::{CppBatching, CppRoundRobinRouter, CppSinglePartitionRouter, cpp_producer_send};
 use super::dotpulsar::DotPulsarRouter;
 use super::error::{ProfileConfigError, ProfileRouteError};
 use super::go::{GoBatching, GoDefaultRouter, GoSinglePartitionRouter};
@@ -235,12 +233,7 @@ impl ProfileRouter {
                     }
                     CppRouter::SinglePartition(r) => r.choose_partition(key, num_partitions)?,
                 };
-                cpp_partitioned_producer_check(partition, num_partitions).map_err(|short| {
-                    ProfileRouteError::IllegalPartition {
-                        profile: ClientProfile::Cpp,
-                        partition: i64::from(short),
-                    }
-                })
+                cpp_producer_send(ClientProfile::Cpp, partition, num_partitions)
             }
             Self::Python(router) => router.route(message, num_partitions, now_ms),
             Self::PulsarRs(router) => router.route(message, num_partitions),

@@ -511,6 +511,10 @@ pub unsafe extern "C" fn pulsar_routing_profile_hash_bytes(
 /// and Murmur3_32Hash, its escape hatch); `BOOST_HASH_NOT_REPRODUCIBLE`
 /// (a key under `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST`);
 /// `PROFILE_BYTES_KEY_UNSUPPORTED` (a BYTES key for Python or pulsar-rs);
+/// `PROFILE_ILLEGAL_PARTITION` (C++ and Python above 32767 partitions: the
+/// producer casts the partition to a 16-bit `short`, so `hash % n` of 83783
+/// is sent to 18247 and a negative `short` fails the send, as
+/// `pulsar_routing_profile_router_route` reports it too);
 /// `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
 /// `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
 ///

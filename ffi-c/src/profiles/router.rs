@@ -211,6 +211,8 @@ pub unsafe extern "C" fn pulsar_routing_profile_keying_hash(
 /// `UNKNOWN_KEY_KIND`, `PROFILE_KEY_KIND_UNSUPPORTED`, `INVALID_UTF8`,
 /// `PROFILE_SCHEME_UNSUPPORTED`, `PYTHON_SCHEME_NOT_SELECTABLE`,
 /// `BOOST_HASH_NOT_REPRODUCIBLE`, `PROFILE_BYTES_KEY_UNSUPPORTED`,
+/// `PROFILE_ILLEGAL_PARTITION` (C++'s and Python's `short` cast above
+/// 32767 partitions, as for `pulsar_routing_profile_partition`),
 /// `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE` or
 /// `PARTITION_COUNT_TOO_LARGE`. Thread-safe; allocates nothing.
 ///

@@ -336,6 +336,36 @@ type Case = (
     *mut u32,
 );
 
+/// C++ and Python cast the routed partition to a 16-bit `short`: at
+/// 100,000 partitions, `hash % n` of 83783 is sent to 18247 and a negative
+/// `short` fails the send. The one-shot call says the same as the router.
+#[test]
+fn profile_partition_applies_the_cpp_short_cast() {
+    let n = PartitionCount::new(100_000).unwrap();
+    let key_for = |target: u32| {
+        (0u32..)
+            .map(|i| format!("key-{i}"))
+            .find(|k| n.reduce(pulsar_routing_core::murmur3_32(k.as_bytes())) == target)
+            .unwrap()
+    };
+    let (delivered, refused) = (key_for(83_783), key_for(40_000));
+    for profile in [
+        PULSAR_ROUTING_CLIENT_PROFILE_CPP,
+        PULSAR_ROUTING_CLIENT_PROFILE_PYTHON,
+    ] {
+        let murmur = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32;
+        let mode = PULSAR_ROUTING_PROFILE_MODE_DEFAULT;
+        assert_eq!(
+            route(profile, murmur, mode, &delivered, 100_000),
+            (S::Ok, 18_247)
+        );
+        assert_eq!(
+            route(profile, murmur, mode, &refused, 100_000),
+            (S::ProfileIllegalPartition, SENTINEL)
+        );
+    }
+}
+
 #[test]
 fn profile_partition_rejects_bad_arguments() {
     let good = key_str("k");

@@ -286,8 +286,11 @@ def profile_partition(
     "round_robin", "single_partition") override the client's defaults;
     `unsigned_char` and `boost_1_74_x86_64` describe a C++/Python build.
     Raises ProfileRouteError for BoostHash of an unknown Boost build (the
-    C++ and Python default) and ProfileConfigError for an option the client
-    does not have.
+    C++ and Python default), and where the producer fails the send: C++ and
+    Python cast the partition to a 16-bit short, so above 32767 partitions
+    a key whose hash % n is 83783 goes to 18247, and one whose short is
+    negative fails. ProfileConfigError for an option the client does not
+    have.
     """
 
 def profile_partitions(
@@ -300,7 +303,8 @@ def profile_partitions(
     unsigned_char: bool = False,
     boost_1_74_x86_64: bool = False,
 ) -> NDArray[np.int32]:
-    """profile_partition of every key as an int32 array; -1 where the client routes the message as keyless."""
+    """profile_partition of every key as an int32 array; -1 where the client routes the message as keyless,
+    -2 where its producer fails the send (C++ and Python above 32767 partitions: see profile_partition)."""
 
 def profile_key_hash_name(
     profile: _Profile = "java",

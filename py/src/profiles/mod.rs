@@ -25,6 +25,12 @@ use crate::errors::{
 /// The partition written for a message routed without its key.
 pub(crate) const NO_KEY: i32 = -1;
 
+/// The partition written for a key whose send the producer fails (C++ and
+/// Python above 32767 partitions, where its `short` cast goes negative or
+/// past the last partition): a batch reports it instead of stopping, so a
+/// planner can count such keys.
+pub(crate) const SEND_FAILS: i32 = -2;
+
 pub(crate) fn config_error(message: impl Into<String>) -> PyErr {
     ProfileConfigError::new_err(message.into())
 }
@@ -138,11 +144,12 @@ impl KeyRoute for ProfileRoute {
             ordering_key: None,
             payload_len: 0,
         };
-        // A partition is below 2**31, so it always fits.
-        Ok(self
-            .keying
-            .partition(&message, self.n)?
-            .map_or(NO_KEY, |p| p as i32))
+        match self.keying.partition(&message, self.n) {
+            // A partition is below 2**31, so it always fits.
+            Ok(partition) => Ok(partition.map_or(NO_KEY, |p| p as i32)),
+            Err(CoreRouteError::IllegalPartition { .. }) => Ok(SEND_FAILS),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -237,7 +244,8 @@ pub(crate) fn profile_partition(
 }
 
 /// The partition of every key for a client of `profile`, as an int32 numpy
-/// array; -1 marks a message the client routes as keyless.
+/// array; -1 marks a message the client routes as keyless, -2 one whose
+/// send the producer fails (C++'s `short` cast above 32767 partitions).
 #[pyfunction]
 #[pyo3(signature = (
     keys, num_partitions, profile = "java", *, scheme = None, mode = None,

@@ -51,7 +51,8 @@ _MODES = ("default", "round_robin", "single_partition")
 
 
 def setup_partitions(keys: Any, partitions: int, setup: str) -> NDArray[np.int32]:
-    """The partition of every key under one setup; -1 where it routes the key as keyless (or at random).
+    """The partition of every key under one setup; -1 where it routes the key as keyless (or at random),
+    -2 where the producer fails the send (C++ and Python above 32767 partitions).
 
     ``keys`` is anything :func:`pulsar_routing.profile_partitions` takes.
     Raises :class:`pulsar_routing.ProfileConfigError` for an unknown setup and
@@ -113,11 +114,21 @@ def client_divergence(
                         differing_keys=count,
                         differing_key_share=count / distinct if distinct else 0.0,
                         differing_traffic_share=float(sample.weights[differ].sum()) / keyed if keyed else 0.0,
-                        keyless_keys=int(((pa < 0) | (pb < 0)).sum()),
+                        keyless_keys=int(((pa == -1) | (pb == -1)).sum()),
                     )
                 )
+    notes = client_notes()
+    for (setup, n), parts in routed.items():
+        failed = int((parts == -2).sum())
+        if failed:
+            notes.append(
+                f"{setup} at {n} partitions: the producer fails the send of {failed} of {distinct} keys. "
+                "The C++ client (and the Python wheel over it) casts the partition to a 16-bit short, so "
+                "above 32767 partitions keys land on the wrong partition or fail: keep C++ and Python "
+                "producers at 32767 partitions or fewer."
+            )
     return ClientDivergenceReport(
-        setups=used, distinct_keys=distinct, partitions=counts, pairs=pairs, skipped=skipped, notes=client_notes()
+        setups=used, distinct_keys=distinct, partitions=counts, pairs=pairs, skipped=skipped, notes=notes
     )
 
 
