@@ -1,6 +1,10 @@
 //! The status code every fallible function returns, and its message.
 
 use core::ffi::{CStr, c_char};
+use core::fmt;
+use std::sync::OnceLock;
+
+use strum::{EnumCount, EnumIter, FromRepr, IntoEnumIterator};
 
 use pulsar_routing_core::bundles::{BoundErrorKind, BundleError};
 use pulsar_routing_core::kafka::{KafkaError, Murmur2LengthMismatch, UnknownLibrdkafkaPartitioner};
@@ -12,6 +16,8 @@ use pulsar_routing_core::profiles::{
     ProfileRouteError, UnknownClientHashingScheme, UnknownClientProfile, UnknownKeyHash,
     UnknownProfileMode,
 };
+use pulsar_routing_core::sender::{MaxPendingMessagesNegative, QueueFull};
+use pulsar_routing_core::topic_name::UnknownTopicNameRules;
 use pulsar_routing_core::{
     DivisionByZero, PartitionCountError, RouteError, RoutingConfigError, TopicNameError,
     UnknownHashingScheme,
@@ -29,7 +35,7 @@ use pulsar_routing_core::{
 /// and a code is never reused for another meaning.
 /// `pulsar_routing_status_message` gives the text of each.
 #[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, EnumCount, EnumIter, FromRepr)]
 #[must_use]
 pub enum pulsar_routing_status {
     /// Success.
@@ -399,414 +405,227 @@ pub enum pulsar_routing_status {
     ProducerQueueWouldBlock = 912,
 }
 
+/// Where a status's message comes from.
+enum Source {
+    /// A core error's `Display`: Java's wording where Pulsar has one,
+    /// written once, in the core.
+    Core(&'static (dyn fmt::Display + Sync)),
+    /// This binding's own condition (a NULL pointer, a short buffer, ...),
+    /// or the fixed part of a core message that quotes values (a topic
+    /// name, a range) which a static string cannot hold; the functions
+    /// that fail with those write the full text where they can.
+    Text(&'static CStr),
+}
+
+/// The longest message a status can have, NUL included.
+const MESSAGE_CAPACITY: usize = 512;
+
+/// A core message rendered once into static memory: the C function that
+/// hands it out promises a static string and no allocation.
+struct Rendered([u8; MESSAGE_CAPACITY]);
+
+/// `fmt::Write` into a fixed buffer, refusing what does not fit (a test
+/// keeps every message within it).
+struct Fixed<'a> {
+    buf: &'a mut [u8; MESSAGE_CAPACITY],
+    len: usize,
+}
+
+impl fmt::Write for Fixed<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        // Keep the last byte for the NUL; an interior NUL would cut the C
+        // string short, so the core's texts must not have one.
+        let end = self.len + s.len();
+        if end >= MESSAGE_CAPACITY || s.as_bytes().contains(&0) {
+            return Err(fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// One slot per status, filled on the first request for its message.
+static RENDERED: [OnceLock<Rendered>; pulsar_routing_status::COUNT] =
+    [const { OnceLock::new() }; pulsar_routing_status::COUNT];
+
 impl pulsar_routing_status {
-    /// Every status, for tests that walk them all. (A function, not a
-    /// constant, so that cbindgen does not try to put it in the header.)
-    pub const fn all() -> [Self; 136] {
-        [
-            Self::Ok,
-            Self::NullParameter,
-            Self::Panic,
-            Self::InvalidUtf8,
-            Self::UnknownHashingScheme,
-            Self::UnknownKeyKind,
-            Self::UnknownRoutingMode,
-            Self::BufferTooSmall,
-            Self::NoKey,
-            Self::MisalignedPointer,
-            Self::UnknownTopicNameRules,
-            Self::UnknownSelectorKind,
-            Self::UnknownExclusiveMode,
-            Self::WrongSelectorKind,
-            Self::OutOfMemory,
-            Self::PartitionCountZero,
-            Self::PartitionCountNegative,
-            Self::PartitionCountTooLarge,
-            Self::DivisionByZero,
-            Self::IllegalPartitionIndex,
-            Self::CustomModeWithoutRouter,
-            Self::RouterWithoutCustomMode,
-            Self::SwitchFrequencyTooSmall,
-            Self::BatchDelayTooSmall,
-            Self::TopicNameInvalidShortName,
-            Self::TopicNameInvalidDomain,
-            Self::TopicNameInvalidNamespaceFormat,
-            Self::TopicNameInvalidNamedEntity,
-            Self::TopicNameBlankLocalName,
-            Self::TopicNameInvalid,
-            Self::TopicNameV1Unsupported,
-            Self::TopicNameSegmentWithoutDescriptor,
-            Self::TopicNameInvalidSegmentDescriptor,
-            Self::NoBundles,
-            Self::NoBoundaries,
-            Self::TooFewBoundaries,
-            Self::BoundariesNotSorted,
-            Self::BoundaryOutOfRange,
-            Self::UpperEndpointNotExclusive,
-            Self::EmptyRange,
-            Self::InvalidRange,
-            Self::NoBundleForHash,
-            Self::InvalidBundleRange,
-            Self::MissingLowerBound,
-            Self::MissingUpperBound,
-            Self::BoundEmpty,
-            Self::BoundSignInWrongPosition,
-            Self::BoundNotALong,
-            Self::BundleNotFound,
-            Self::InvalidUpperBoundary,
-            Self::CannotSplitFurther,
-            Self::SplitBoundaryOutsideBundle,
-            Self::NoSplitPositions,
-            Self::ZeroSplitParts,
-            Self::NotFullRange,
-            Self::BundleIndexOutOfRange,
-            Self::NoConsumer,
-            Self::ConsumerNotFound,
-            Self::RangeSizeTooSmall,
-            Self::RangeSizeNotPowerOfTwo,
-            Self::RangeEndBeforeStart,
-            Self::KeyHashRangeTooLarge,
-            Self::SelectorCapacityTooLarge,
-            Self::CannotGrowInto,
-            Self::StorageTooSmall,
-            Self::NoMoreRange,
-            Self::MissingKeySharedMeta,
-            Self::EmptyHashRanges,
-            Self::HashRangeStartAfterEnd,
-            Self::LegacyHashRangeStartAfterEnd,
-            Self::OwnHashRangesConflict,
-            Self::HashRangeConflict,
-            Self::DuplicateConsumer,
-            Self::ConsumerCapacity,
-            Self::NameCapacity,
-            Self::RangeCapacity,
-            Self::StickyRangeEndBeforeStart,
-            Self::StickyRangesEmpty,
-            Self::StickyRangeOutOfBounds,
-            Self::StickyRangesOverlap,
-            Self::Base64TooShort,
-            Self::Base64IllegalCharacter,
-            Self::Base64WrongEndingUnit,
-            Self::Base64NotEnoughBits,
-            Self::Base64IncorrectEndingByte,
-            Self::UnknownClientProfile,
-            Self::UnknownClientHashingScheme,
-            Self::UnknownProfileMode,
-            Self::UnknownProfileHash,
-            Self::ProfileSchemeUnsupported,
-            Self::PythonSchemeNotSelectable,
-            Self::BoostHashNotReproducible,
-            Self::ProfileBytesKeyUnsupported,
-            Self::ProfileIllegalPartition,
-            Self::ProfileKeyKindUnsupported,
-            Self::GoAtoiSyntax,
-            Self::GoAtoiRange,
-            Self::UnknownLibrdkafkaPartitioner,
-            Self::LibrdkafkaRandomPartition,
-            Self::KafkaInvalidStickyBatchSize,
-            Self::KafkaLoadStatsShape,
-            Self::KafkaCorruptLoadStats,
-            Self::KafkaPartitionOutOfRange,
-            Self::LibrdkafkaUnknownPartition,
-            Self::LibrdkafkaStickyPartitionUnassigned,
-            Self::LibrdkafkaStickyLingerOutOfRange,
-            Self::KafkaMurmur2LengthMismatch,
-            Self::UnknownLookupProfile,
-            Self::UnknownServerError,
-            Self::LookupServerError,
-            Self::LookupEmptyResponse,
-            Self::LookupMissingBrokerUrl,
-            Self::LookupTooManyRedirects,
-            Self::LookupRedirectLoop,
-            Self::LookupAddressTooLong,
-            Self::LookupConnectionFailed,
-            Self::LookupRequestTimeout,
-            Self::LookupTooManyRequests,
-            Self::LookupFeatureNotSupported,
-            Self::LookupDeadlineExceeded,
-            Self::LookupCoalescingTableFull,
-            Self::LookupTooManyWaiters,
-            Self::LookupGoRedirectLimit,
-            Self::LookupUnknownEvent,
-            Self::LookupHopIndexOutOfRange,
-            Self::SenderMaxInFlightTooSmall,
-            Self::SenderMaxInFlightTooLargeForIdempotence,
-            Self::SenderUnknownNode,
-            Self::SenderDuplicateNode,
-            Self::SenderNotReady,
-            Self::SenderNoRequestInFlight,
-            Self::SenderInvalidTransition,
-            Self::SenderUnknownValue,
-            Self::MaxPendingMessagesNegative,
-            Self::ProducerQueueIsFull,
-            Self::ProducerQueueWouldBlock,
-        ]
+    /// Every status, for tests and lookups that walk them all.
+    pub fn all() -> impl Iterator<Item = Self> {
+        Self::iter()
     }
 
     /// The status with this code, if any.
     #[must_use]
     pub fn from_code(code: u32) -> Option<Self> {
-        Self::all().into_iter().find(|s| *s as u32 == code)
+        Self::from_repr(code)
     }
 
-    /// The message, as a static C string. Where the core has an error type,
-    /// the text is its `Display` (Java's wording); the tests hold them equal.
+    /// The message, as a static C string: the core's `Display` where the
+    /// core has the error, rendered once.
     #[must_use]
-    pub const fn message(self) -> &'static CStr {
+    pub fn message(self) -> &'static CStr {
+        let display = match self.source() {
+            Source::Text(text) => return text,
+            Source::Core(display) => display,
+        };
+        let slot = Self::iter().position(|s| s == self).unwrap_or(0);
+        let rendered = RENDERED[slot].get_or_init(|| {
+            let mut buf = [0; MESSAGE_CAPACITY];
+            let mut out = Fixed {
+                buf: &mut buf,
+                len: 0,
+            };
+            if fmt::write(&mut out, format_args!("{display}")).is_err() {
+                // Only a message past the capacity gets here, which the
+                // tests rule out: an empty string beats a cut one.
+                buf = [0; MESSAGE_CAPACITY];
+            }
+            Rendered(buf)
+        });
+        CStr::from_bytes_until_nul(&rendered.0).unwrap_or(c"")
+    }
+
+    /// Where each status's message comes from.
+    fn source(self) -> Source {
+        use Source::{Core, Text};
         match self {
-            Self::Ok => c"ok",
-            Self::NullParameter => c"a required pointer argument was NULL",
-            Self::Panic => c"internal error: a Rust panic was caught at the C API boundary",
-            Self::InvalidUtf8 => c"key or text is not valid UTF-8",
-            Self::UnknownHashingScheme => {
-                c"unknown hashing scheme: expected \"java_string\" or \"murmur3_32\""
-            }
-            Self::UnknownKeyKind => c"unknown key kind",
-            Self::UnknownRoutingMode => c"unknown message routing mode",
-            Self::BufferTooSmall => c"output buffer too small",
-            Self::NoKey => c"the message has no key",
-            Self::MisalignedPointer => c"a pointer to uint16_t units is not aligned for uint16_t",
-            Self::UnknownTopicNameRules => c"unknown topic name rules",
-            Self::UnknownSelectorKind => {
-                c"unknown selector: expected \"auto_split\", \"consistent_hashing\" or \"exclusive\""
-            }
-            Self::UnknownExclusiveMode => c"unknown exclusive selector mode",
-            Self::WrongSelectorKind => {
-                c"the function does not apply to this kind of Key_Shared selector"
-            }
-            Self::OutOfMemory => c"memory allocation failed",
-            Self::PartitionCountZero => c"number of partitions must be at least 1, got 0",
-            Self::PartitionCountNegative => {
-                c"number of partitions must be at least 1, got a negative number"
-            }
-            Self::PartitionCountTooLarge => c"number of partitions must be at most 2147483647",
-            Self::DivisionByZero => c"/ by zero",
-            // Java appends ": <index>"; the caller knows the index it chose.
-            Self::IllegalPartitionIndex => {
-                c"Illegal partition index chosen by the message routing policy"
-            }
-            Self::CustomModeWithoutRouter => {
-                c"When 'messageRoutingMode' is CustomPartition, 'messageRouter' should be set"
-            }
-            Self::RouterWithoutCustomMode => {
-                c"When 'messageRouter' is set, 'messageRoutingMode' should be set as CustomPartition"
-            }
-            Self::SwitchFrequencyTooSmall => {
-                c"configured value for partition switch frequency must be >= 1"
-            }
-            Self::BatchDelayTooSmall => c"configured value for batch delay must be at least 1ms",
-            // Java's topic name messages quote the input, which a static
-            // string cannot: these are their fixed parts, and
-            // pulsar_routing_topic_name_error_message writes the full text.
-            Self::TopicNameInvalidShortName => {
-                c"Invalid short topic name, it should be in the format of <tenant>/<namespace>/<topic> or <topic>"
-            }
-            Self::TopicNameInvalidDomain => c"Invalid topic domain",
-            Self::TopicNameInvalidNamespaceFormat => c"Invalid namespace format",
-            Self::TopicNameInvalidNamedEntity => c"Invalid named entity",
-            Self::TopicNameBlankLocalName => {
-                c"Invalid topic name: Topic local name must not be blank."
-            }
-            Self::TopicNameInvalid => c"Invalid topic name",
-            Self::TopicNameV1Unsupported => {
-                c"V1 topic names (with cluster component) are no longer supported. Please use the V2 format: '<domain>://tenant/namespace/topic'."
-            }
-            Self::TopicNameSegmentWithoutDescriptor => {
-                c"Invalid segment topic name: local name must contain '<parent-topic>/<hashStart>-<hashEnd>-<segmentId>'."
-            }
-            Self::TopicNameInvalidSegmentDescriptor => c"Invalid segment descriptor in topic name",
-            // The bundle messages are the core's, without the numbers some
-            // of them quote (the caller passed those in).
-            Self::NoBundles => c"number of bundles must be at least 1",
-            Self::NoBoundaries => c"Can't create bundles w/o partition boundaries",
-            Self::TooFewBoundaries => c"Need to specify at least 2 boundaries",
-            Self::BoundariesNotSorted => c"bundle boundaries must be in non-decreasing order",
-            Self::BoundaryOutOfRange => {
-                c"bundle boundary is outside the hash range 0x00000000..=0xffffffff"
-            }
-            Self::UpperEndpointNotExclusive => {
-                c"Invalid hash range. Upper Endpoint should be exclusive unless it is 0xffffffff"
-            }
-            Self::EmptyRange => c"Cannot create bundle object for an empty key range",
-            Self::InvalidRange => c"Invalid range: the lower bound is above the upper bound",
-            Self::NoBundleForHash => {
-                c"no bundle for the hash: the broker's lookup throws IndexOutOfBoundsException here"
-            }
-            Self::InvalidBundleRange => c"Invalid bundle range",
-            Self::MissingLowerBound => c"Invalid bundle range: missing lower bound",
-            Self::MissingUpperBound => c"Invalid bundle range: missing upper bound",
-            Self::BoundEmpty => c"Zero length string",
-            Self::BoundSignInWrongPosition => c"Sign character in wrong position",
-            Self::BoundNotALong => {
-                c"Invalid bundle bound: not a number, or out of the long range"
-            }
-            Self::BundleNotFound => c"Cannot find bundle in the bundles list",
-            Self::InvalidUpperBoundary => c"Invalid upper boundary for bundle",
-            Self::CannotSplitFurther => c"bundle can't be split further",
-            Self::SplitBoundaryOutsideBundle => {
-                c"The given fixed keys must between the key range of the bundle"
-            }
-            Self::NoSplitPositions => c"SplitBoundaries can't be empty",
-            Self::ZeroSplitParts => c"a bundle must be split into at least 1 part",
-            Self::NotFullRange => {
-                c"bundle boundaries must start at 0x00000000 and end at 0xffffffff"
-            }
-            Self::BundleIndexOutOfRange => c"bundle index out of range",
-            Self::NoConsumer => c"no consumer owns the slot",
-            Self::ConsumerNotFound => c"the consumer is not in the selector",
-            // The Key_Shared messages are the core's (Java's where Java has
-            // one), without the values some of them quote:
-            // pulsar_routing_selector_last_error_message,
-            // pulsar_routing_validate_sticky_ranges_error_message and
-            // pulsar_routing_message_keys_error_message write them in full.
-            Self::RangeSizeTooSmall => c"range size must greater than 2",
-            Self::RangeSizeNotPowerOfTwo => c"range size must be nth power with 2",
-            Self::RangeEndBeforeStart => c"Range end must >= range start.",
-            Self::KeyHashRangeTooLarge => {
-                c"key hash range must lie within [0, 2147483647] and hold at most 2147483647 slots"
-            }
-            Self::SelectorCapacityTooLarge => {
-                c"selector capacity too large for 32-bit handles or this address space"
-            }
-            Self::CannotGrowInto => {
-                c"a selector can only grow into a config with the same rules and capacities at least as large"
-            }
-            Self::StorageTooSmall => c"selector storage too small",
-            Self::NoMoreRange => {
-                c"No more range can assigned to new consumer, assigned consumers"
-            }
-            Self::MissingKeySharedMeta => c"Must specify key shared meta for consumer.",
-            Self::EmptyHashRanges => c"Ranges for KeyShared policy must not be empty.",
-            Self::HashRangeStartAfterEnd => c"Fixed hash range start > end for range",
-            Self::LegacyHashRangeStartAfterEnd => c"Fixed hash range start > end",
-            Self::OwnHashRangesConflict => c"Consumer's own ranges conflict",
-            Self::HashRangeConflict => c"Range conflict with consumer",
-            Self::DuplicateConsumer => c"consumer is already in the selector",
-            Self::ConsumerCapacity => c"no room for another consumer",
-            Self::NameCapacity => c"no room for the consumer's name in the selector's storage",
-            Self::RangeCapacity => c"no room for the consumer's ranges",
-            Self::StickyRangeEndBeforeStart => c"Range end must >= range start.",
-            Self::StickyRangesEmpty => c"Ranges for KeyShared policy must not be empty.",
-            Self::StickyRangeOutOfBounds => {
-                c"Ranges must be [0, 65535] but provided range is"
-            }
-            Self::StickyRangesOverlap => c"Ranges for KeyShared policy with overlap",
-            Self::Base64TooShort => {
-                c"Input byte[] should at least have 2 bytes for base64 bytes"
-            }
-            Self::Base64IllegalCharacter => c"Illegal base64 character",
-            Self::Base64WrongEndingUnit => c"Input byte array has wrong 4-byte ending unit",
-            Self::Base64NotEnoughBits => c"Last unit does not have enough valid bits",
-            Self::Base64IncorrectEndingByte => c"Input byte array has incorrect ending byte",
-            // The core's messages where it has one; ffi-c/src/tests/profiles.rs
-            // holds them equal.
-            Self::UnknownClientProfile => {
-                c"unknown client profile: expected java, go, cpp, python, pulsar-rs or dotpulsar"
-            }
-            Self::UnknownClientHashingScheme => {
-                c"unknown hashing scheme: expected \"java_string\", \"murmur3_32\", \"boost\" or \"boost_1_74_x86_64\""
-            }
-            Self::UnknownProfileMode => {
-                c"unknown routing mode: expected \"default\", \"round_robin\" or \"single_partition\""
-            }
-            Self::UnknownProfileHash => c"unknown key hash",
-            Self::ProfileSchemeUnsupported => c"the client has no such hashing scheme",
-            Self::PythonSchemeNotSelectable => {
-                c"the Python client cannot choose a hashing scheme: it always uses the C++ default BoostHash; the escape hatch is a message_router that routes keys with Murmur3_32Hash"
-            }
-            Self::BoostHashNotReproducible => {
-                c"BoostHash, the default hashing scheme of the C++ and Python clients, cannot be reproduced portably: boost::hash<std::string> changed in Boost 1.81 and depends on the width of size_t. Use Murmur3_32Hash in every client, or the version-pinned cpp_boost_1_74_x86_64 if the client was built with Boost 1.74 on x86-64"
-            },
-            Self::ProfileBytesKeyUnsupported => {
-                c"the client takes partition keys as strings: a binary key cannot be set"
-            }
-            Self::ProfileIllegalPartition => {
-                c"the client's router chose a partition for which the producer has no partition producer"
-            }
-            Self::ProfileKeyKindUnsupported => c"the client profiles take no UTF-16 keys",
-            Self::GoAtoiSyntax => c"strconv.Atoi: invalid syntax",
-            Self::GoAtoiRange => c"strconv.Atoi: value out of range",
-            Self::UnknownLibrdkafkaPartitioner => {
-                c"unknown librdkafka partitioner: expected random, consistent, consistent_random, murmur2, murmur2_random, fnv1a or fnv1a_random"
-            }
-            Self::LibrdkafkaRandomPartition => {
-                c"the librdkafka partitioner picks a random partition for this key"
-            }
-            // The core's messages without their numbers.
-            Self::KafkaInvalidStickyBatchSize => c"stickyBatchSize must be >= 1",
-            Self::KafkaLoadStatsShape => {
-                c"partition load stats need as many queue sizes as partition ids and a length within them"
-            }
-            Self::KafkaCorruptLoadStats => {
-                c"partition load stats overflowed: the cumulative frequency total is not positive"
-            }
-            Self::KafkaPartitionOutOfRange => {
-                c"partition is not in the range [0...num_partitions)"
-            }
-            Self::LibrdkafkaUnknownPartition => c"Local: Unknown partition",
-            Self::LibrdkafkaStickyPartitionUnassigned => {
-                c"librdkafka has not chosen a sticky partition yet (less than sticky.partitioning.linger.ms since the clock's origin): the record waits on the unassigned partition"
-            }
-            Self::LibrdkafkaStickyLingerOutOfRange => {
-                c"Configuration property \"sticky.partitioning.linger.ms\" value is outside allowed range 0..900000"
-            }
-            Self::KafkaMurmur2LengthMismatch => {
-                c"murmur2 hasher was announced a different number of bytes than it was fed: MurmurHash2 seeds with the total length"
-            }
-            Self::UnknownLookupProfile => c"unknown lookup profile: expected java or go",
-            Self::UnknownServerError => c"unknown ServerError code",
-            Self::LookupServerError => c"the broker failed the lookup",
-            Self::LookupEmptyResponse => c"Empty lookup response",
-            Self::LookupMissingBrokerUrl => c"the lookup response has no broker URL",
-            Self::LookupTooManyRedirects => c"Too many redirects",
-            Self::LookupRedirectLoop => c"Redirect loop",
-            Self::LookupAddressTooLong => c"a broker address is longer than a lookup can hold",
-            Self::LookupConnectionFailed => c"Connection to the broker failed",
-            Self::LookupRequestTimeout => c"Lookup request timeout",
-            Self::LookupTooManyRequests => c"Requests number out of config: too many lookup requests outstanding and pending",
-            Self::LookupFeatureNotSupported => c"The feature of getting partitions without auto-creation is not supported by the broker. Please upgrade the broker to version that supports PIP-344 to resolve this issue.",
-            Self::LookupDeadlineExceeded => c"Lookup timed out",
-            Self::LookupCoalescingTableFull => c"the lookup coalescing table is full",
-            Self::LookupTooManyWaiters => c"a lookup in flight has too many waiters",
-            Self::LookupGoRedirectLimit => c"exceeded max number of redirection during topic lookup",
-            Self::LookupUnknownEvent => c"unknown partitioned-metadata event",
-            Self::LookupHopIndexOutOfRange => {
-                c"the hop index is past the end of the lookup's redirect chain"
-            }
-            // The sender gate's messages without their numbers.
-            Self::SenderMaxInFlightTooSmall => {
-                c"Invalid value for configuration max.in.flight.requests.per.connection: Value must be at least 1"
-            }
-            Self::SenderMaxInFlightTooLargeForIdempotence => {
-                c"To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5."
-            }
-            Self::SenderUnknownNode => {
-                c"unknown node"
-            }
-            Self::SenderDuplicateNode => {
-                c"a node is listed twice"
-            }
-            Self::SenderNotReady => {
-                c"cannot send: the node is not ready"
-            }
-            Self::SenderNoRequestInFlight => {
-                c"a response from a node which has no request in flight"
-            }
-            Self::SenderInvalidTransition => {
-                c"the connection event is not valid in the node's connection state"
-            }
-            Self::SenderUnknownValue => {
-                c"not a known connection event, produce outcome, metadata event, readiness reason or connection state"
-            }
-            Self::MaxPendingMessagesNegative => {
-                c"maxPendingMessages needs to be >= 0"
-            }
-            Self::ProducerQueueIsFull => {
-                c"Producer send queue is full"
-            }
-            Self::ProducerQueueWouldBlock => {
-                c"Producer send queue is full: the send would block until a pending message completes (blockIfQueueFull=true)"
-            }
+            Self::Ok => Text(c"ok"),
+            Self::NullParameter => Text(c"a required pointer argument was NULL"),
+            Self::Panic => Text(c"internal error: a Rust panic was caught at the C API boundary"),
+            Self::InvalidUtf8 => Text(c"key or text is not valid UTF-8"),
+            Self::UnknownHashingScheme => Core(&UnknownHashingScheme),
+            Self::UnknownKeyKind => Text(c"unknown key kind"),
+            Self::UnknownRoutingMode => Text(c"unknown message routing mode"),
+            Self::BufferTooSmall => Text(c"output buffer too small"),
+            Self::NoKey => Text(c"the message has no key"),
+            Self::MisalignedPointer => Text(c"a pointer to uint16_t units is not aligned for uint16_t"),
+            Self::UnknownTopicNameRules => Core(&UnknownTopicNameRules),
+            Self::UnknownSelectorKind => Core(&UnknownSelectorKind),
+            Self::UnknownExclusiveMode => Text(c"unknown exclusive selector mode"),
+            Self::WrongSelectorKind => Text(c"the function does not apply to this kind of Key_Shared selector"),
+            Self::OutOfMemory => Text(c"memory allocation failed"),
+            Self::PartitionCountZero => Core(&PartitionCountError::Zero),
+            Self::PartitionCountNegative => Core(&PartitionCountError::Negative),
+            Self::PartitionCountTooLarge => Core(&PartitionCountError::TooLarge),
+            Self::DivisionByZero => Core(&DivisionByZero),
+            Self::IllegalPartitionIndex => Text(c"Illegal partition index chosen by the message routing policy"),
+            Self::CustomModeWithoutRouter => Core(&RoutingConfigError::CustomModeWithoutRouter),
+            Self::RouterWithoutCustomMode => Core(&RoutingConfigError::RouterWithoutCustomMode),
+            Self::SwitchFrequencyTooSmall => Core(&RoutingConfigError::SwitchFrequencyTooSmall),
+            Self::BatchDelayTooSmall => Core(&RoutingConfigError::BatchDelayTooSmall),
+            Self::TopicNameInvalidShortName => Text(c"Invalid short topic name, it should be in the format of <tenant>/<namespace>/<topic> or <topic>"),
+            Self::TopicNameInvalidDomain => Text(c"Invalid topic domain"),
+            Self::TopicNameInvalidNamespaceFormat => Text(c"Invalid namespace format"),
+            Self::TopicNameInvalidNamedEntity => Text(c"Invalid named entity"),
+            Self::TopicNameBlankLocalName => Text(c"Invalid topic name: Topic local name must not be blank."),
+            Self::TopicNameInvalid => Text(c"Invalid topic name"),
+            Self::TopicNameV1Unsupported => Text(c"V1 topic names (with cluster component) are no longer supported. Please use the V2 format: '<domain>://tenant/namespace/topic'."),
+            Self::TopicNameSegmentWithoutDescriptor => Text(c"Invalid segment topic name: local name must contain '<parent-topic>/<hashStart>-<hashEnd>-<segmentId>'."),
+            Self::TopicNameInvalidSegmentDescriptor => Text(c"Invalid segment descriptor in topic name"),
+            Self::NoBundles => Core(&BundleError::NoBundles),
+            Self::NoBoundaries => Core(&BundleError::NoBoundaries),
+            Self::TooFewBoundaries => Core(&BundleError::TooFewBoundaries),
+            Self::BoundariesNotSorted => Core(&BundleError::BoundariesNotSorted),
+            Self::BoundaryOutOfRange => Text(c"bundle boundary is outside the hash range 0x00000000..=0xffffffff"),
+            Self::UpperEndpointNotExclusive => Core(&BundleError::UpperEndpointNotExclusive),
+            Self::EmptyRange => Core(&BundleError::EmptyRange),
+            Self::InvalidRange => Text(c"Invalid range: the lower bound is above the upper bound"),
+            Self::NoBundleForHash => Text(c"no bundle for the hash: the broker's lookup throws IndexOutOfBoundsException here"),
+            Self::InvalidBundleRange => Core(&BundleError::InvalidBundleRange),
+            Self::MissingLowerBound => Core(&BundleError::MissingLowerBound),
+            Self::MissingUpperBound => Core(&BundleError::MissingUpperBound),
+            Self::BoundEmpty => Core(&BundleError::InvalidBound(BoundErrorKind::Empty)),
+            Self::BoundSignInWrongPosition => Core(&BundleError::InvalidBound(BoundErrorKind::SignInWrongPosition)),
+            Self::BoundNotALong => Core(&BundleError::InvalidBound(BoundErrorKind::NotALong)),
+            Self::BundleNotFound => Core(&BundleError::BundleNotFound),
+            Self::InvalidUpperBoundary => Core(&BundleError::InvalidUpperBoundary),
+            Self::CannotSplitFurther => Text(c"bundle can't be split further"),
+            Self::SplitBoundaryOutsideBundle => Text(c"The given fixed keys must between the key range of the bundle"),
+            Self::NoSplitPositions => Core(&BundleError::NoSplitPositions),
+            Self::ZeroSplitParts => Core(&BundleError::ZeroSplitParts),
+            Self::NotFullRange => Core(&BundleError::NotFullRange),
+            Self::BundleIndexOutOfRange => Text(c"bundle index out of range"),
+            Self::NoConsumer => Text(c"no consumer owns the slot"),
+            Self::ConsumerNotFound => Text(c"the consumer is not in the selector"),
+            Self::RangeSizeTooSmall => Core(&ConfigError::RangeSizeTooSmall),
+            Self::RangeSizeNotPowerOfTwo => Core(&ConfigError::RangeSizeNotPowerOfTwo),
+            Self::RangeEndBeforeStart => Core(&ConfigError::RangeEndBeforeStart),
+            Self::KeyHashRangeTooLarge => Core(&ConfigError::KeyHashRangeTooLarge),
+            Self::SelectorCapacityTooLarge => Core(&ConfigError::CapacityTooLarge),
+            Self::CannotGrowInto => Core(&ConfigError::CannotGrowInto),
+            Self::StorageTooSmall => Text(c"selector storage too small"),
+            Self::NoMoreRange => Text(c"No more range can assigned to new consumer, assigned consumers"),
+            Self::MissingKeySharedMeta => Core(&AssignError::MissingKeySharedMeta),
+            Self::EmptyHashRanges => Core(&AssignError::EmptyRanges),
+            Self::HashRangeStartAfterEnd => Text(c"Fixed hash range start > end for range"),
+            Self::LegacyHashRangeStartAfterEnd => Core(&AssignError::LegacyStartAfterEnd),
+            Self::OwnHashRangesConflict => Text(c"Consumer's own ranges conflict"),
+            Self::HashRangeConflict => Text(c"Range conflict with consumer"),
+            Self::DuplicateConsumer => Text(c"consumer is already in the selector"),
+            Self::ConsumerCapacity => Text(c"no room for another consumer"),
+            Self::NameCapacity => Core(&AssignError::NameCapacity),
+            Self::RangeCapacity => Text(c"no room for the consumer's ranges"),
+            Self::StickyRangeEndBeforeStart => Core(&KeySharedPolicyError::RangeEndBeforeStart),
+            Self::StickyRangesEmpty => Core(&KeySharedPolicyError::EmptyRanges),
+            Self::StickyRangeOutOfBounds => Text(c"Ranges must be [0, 65535] but provided range is"),
+            Self::StickyRangesOverlap => Text(c"Ranges for KeyShared policy with overlap"),
+            Self::Base64TooShort => Core(&InvalidBase64::TooShort),
+            Self::Base64IllegalCharacter => Text(c"Illegal base64 character"),
+            Self::Base64WrongEndingUnit => Core(&InvalidBase64::WrongEndingUnit),
+            Self::Base64NotEnoughBits => Core(&InvalidBase64::NotEnoughBits),
+            Self::Base64IncorrectEndingByte => Text(c"Input byte array has incorrect ending byte"),
+            Self::UnknownClientProfile => Core(&UnknownClientProfile),
+            Self::UnknownClientHashingScheme => Core(&UnknownClientHashingScheme),
+            Self::UnknownProfileMode => Core(&UnknownProfileMode),
+            Self::UnknownProfileHash => Core(&UnknownKeyHash),
+            Self::ProfileSchemeUnsupported => Text(c"the client has no such hashing scheme"),
+            Self::PythonSchemeNotSelectable => Text(c"the Python client cannot choose a hashing scheme: it always uses the C++ default BoostHash; the escape hatch is a message_router that routes keys with Murmur3_32Hash"),
+            Self::BoostHashNotReproducible => Core(&BoostHashNotReproducible),
+            Self::ProfileBytesKeyUnsupported => Text(c"the client takes partition keys as strings: a binary key cannot be set"),
+            Self::ProfileIllegalPartition => Text(c"the client's router chose a partition for which the producer has no partition producer"),
+            Self::ProfileKeyKindUnsupported => Text(c"the client profiles take no UTF-16 keys"),
+            Self::GoAtoiSyntax => Text(c"strconv.Atoi: invalid syntax"),
+            Self::GoAtoiRange => Text(c"strconv.Atoi: value out of range"),
+            Self::UnknownLibrdkafkaPartitioner => Core(&UnknownLibrdkafkaPartitioner),
+            Self::LibrdkafkaRandomPartition => Text(c"the librdkafka partitioner picks a random partition for this key"),
+            Self::KafkaInvalidStickyBatchSize => Text(c"stickyBatchSize must be >= 1"),
+            Self::KafkaLoadStatsShape => Text(c"partition load stats need as many queue sizes as partition ids and a length within them"),
+            Self::KafkaCorruptLoadStats => Text(c"partition load stats overflowed: the cumulative frequency total is not positive"),
+            Self::KafkaPartitionOutOfRange => Text(c"partition is not in the range [0...num_partitions)"),
+            Self::LibrdkafkaUnknownPartition => Text(c"Local: Unknown partition"),
+            Self::LibrdkafkaStickyPartitionUnassigned => Core(&KafkaError::StickyPartitionUnassigned),
+            Self::LibrdkafkaStickyLingerOutOfRange => Text(c"Configuration property \"sticky.partitioning.linger.ms\" value is outside allowed range 0..900000"),
+            Self::KafkaMurmur2LengthMismatch => Text(c"murmur2 hasher was announced a different number of bytes than it was fed: MurmurHash2 seeds with the total length"),
+            Self::UnknownLookupProfile => Text(c"unknown lookup profile: expected java or go"),
+            Self::UnknownServerError => Text(c"unknown ServerError code"),
+            Self::LookupServerError => Text(c"the broker failed the lookup"),
+            Self::LookupEmptyResponse => Text(c"Empty lookup response"),
+            Self::LookupMissingBrokerUrl => Text(c"the lookup response has no broker URL"),
+            Self::LookupTooManyRedirects => Text(c"Too many redirects"),
+            Self::LookupRedirectLoop => Text(c"Redirect loop"),
+            Self::LookupAddressTooLong => Text(c"a broker address is longer than a lookup can hold"),
+            Self::LookupConnectionFailed => Text(c"Connection to the broker failed"),
+            Self::LookupRequestTimeout => Text(c"Lookup request timeout"),
+            Self::LookupTooManyRequests => Text(c"Requests number out of config: too many lookup requests outstanding and pending"),
+            Self::LookupFeatureNotSupported => Text(c"The feature of getting partitions without auto-creation is not supported by the broker. Please upgrade the broker to version that supports PIP-344 to resolve this issue."),
+            Self::LookupDeadlineExceeded => Text(c"Lookup timed out"),
+            Self::LookupCoalescingTableFull => Text(c"the lookup coalescing table is full"),
+            Self::LookupTooManyWaiters => Text(c"a lookup in flight has too many waiters"),
+            Self::LookupGoRedirectLimit => Text(c"exceeded max number of redirection during topic lookup"),
+            Self::LookupUnknownEvent => Text(c"unknown partitioned-metadata event"),
+            Self::LookupHopIndexOutOfRange => Text(c"the hop index is past the end of the lookup's redirect chain"),
+            Self::SenderMaxInFlightTooSmall => Text(c"Invalid value for configuration max.in.flight.requests.per.connection: Value must be at least 1"),
+            Self::SenderMaxInFlightTooLargeForIdempotence => Text(c"To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5."),
+            Self::SenderUnknownNode => Text(c"unknown node"),
+            Self::SenderDuplicateNode => Text(c"a node is listed twice"),
+            Self::SenderNotReady => Text(c"cannot send: the node is not ready"),
+            Self::SenderNoRequestInFlight => Text(c"a response from a node which has no request in flight"),
+            Self::SenderInvalidTransition => Text(c"the connection event is not valid in the node's connection state"),
+            Self::SenderUnknownValue => Text(c"not a known connection event, produce outcome, metadata event, readiness reason or connection state"),
+            Self::MaxPendingMessagesNegative => Core(&MaxPendingMessagesNegative(-1)),
+            Self::ProducerQueueIsFull => Core(&QueueFull::WouldFail),
+            Self::ProducerQueueWouldBlock => Core(&QueueFull::WouldBlock),
         }
     }
 }

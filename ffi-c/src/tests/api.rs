@@ -123,10 +123,10 @@ fn message(status: u32) -> &'static str {
 #[test]
 fn status_codes_are_unique_and_stable() {
     assert_eq!(S::Ok as u32, 0);
-    let mut codes: Vec<u32> = S::all().iter().map(|s| *s as u32).collect();
+    let mut codes: Vec<u32> = S::all().map(|s| s as u32).collect();
     codes.sort_unstable();
     codes.dedup();
-    assert_eq!(codes.len(), S::all().len(), "duplicate status codes");
+    assert_eq!(codes.len(), S::all().count(), "duplicate status codes");
     for status in S::all() {
         assert_eq!(S::from_code(status as u32), Some(status));
         assert_eq!(message(status as u32), status.message().to_str().unwrap());
@@ -1497,5 +1497,17 @@ fn routing_configuration() {
             );
             assert_eq!(switch_ms, expected);
         }
+    }
+}
+/// Every status has a message, and none was cut: the core's texts are
+/// rendered into fixed static slots, which would give an empty string for
+/// one that did not fit.
+#[test]
+fn every_status_has_a_whole_message() {
+    for status in S::all() {
+        let text = status.message().to_str().unwrap();
+        assert!(!text.is_empty(), "{status:?} has no message");
+        // Rendering twice gives the same static string.
+        assert_eq!(status.message().as_ptr(), status.message().as_ptr());
     }
 }
