@@ -1,7 +1,7 @@
 //! Byte input from Python: `bytes` as it is, anything else through the
 //! buffer protocol, the way `hashlib` takes it.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::PyBufferError;
@@ -124,19 +124,73 @@ pub(crate) fn hash_bytes<T: Send>(
     }))
 }
 
-/// Feeds a buffer to the hasher in `state`, with the GIL released for long
-/// inputs. The lock is taken and dropped inside the released section, so a
-/// thread waiting for it never holds the lock while it waits for the GIL.
-pub(crate) fn update_locked<H: Send>(
-    py: Python<'_>,
-    state: &Mutex<H>,
-    data: &Bound<'_, PyAny>,
-    update: impl Fn(&mut H, &[u8]) + Send,
-) -> PyResult<()> {
-    let input = ByteInput::get(data)?;
-    let bytes = input.as_bytes();
-    detach_above(py, bytes.len(), DETACH_MIN_BYTES, move || {
-        update(&mut lock(state), bytes);
-    });
-    Ok(())
+/// A core streaming hasher as a Python object's state: behind a lock, so
+/// the object can be shared between threads and fed with the GIL released.
+pub(crate) trait Feed: Clone + Send {
+    /// Whether a `str` is fed as its UTF-8 (Kafka's `StringSerializer`);
+    /// otherwise only buffers are taken.
+    const TEXT: bool;
+    /// Appends `bytes` to the input.
+    fn feed(&mut self, bytes: &[u8]);
+}
+
+impl Feed for pulsar_routing::Murmur3Hasher {
+    const TEXT: bool = false;
+    fn feed(&mut self, bytes: &[u8]) {
+        self.update(bytes);
+    }
+}
+
+impl Feed for pulsar_routing::Crc32 {
+    const TEXT: bool = false;
+    fn feed(&mut self, bytes: &[u8]) {
+        self.update(bytes);
+    }
+}
+
+impl Feed for pulsar_routing::kafka::Murmur2Hasher {
+    const TEXT: bool = true;
+    fn feed(&mut self, bytes: &[u8]) {
+        self.update(bytes);
+    }
+}
+
+/// The state of every streaming hasher class.
+pub(crate) struct Streaming<H>(Mutex<H>);
+
+impl<H: Feed> Streaming<H> {
+    /// `hasher`, fed `data` first when given.
+    pub(crate) fn new(
+        py: Python<'_>,
+        hasher: H,
+        data: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let state = Self(Mutex::new(hasher));
+        if let Some(data) = data {
+            state.feed(py, data)?;
+        }
+        Ok(state)
+    }
+
+    /// Feeds `data`, with the GIL released for long inputs. The lock is
+    /// taken and dropped inside the released section, so a thread waiting
+    /// for it never holds the lock while it waits for the GIL.
+    pub(crate) fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let feed = |bytes: &[u8]| lock(&self.0).feed(bytes);
+        if H::TEXT {
+            hash_text_or_bytes(py, data, feed)
+        } else {
+            hash_bytes(py, data, feed)
+        }
+    }
+
+    /// The hasher, locked.
+    pub(crate) fn get(&self) -> MutexGuard<'_, H> {
+        lock(&self.0)
+    }
+
+    /// An independent copy with the same input so far.
+    pub(crate) fn copy(&self) -> Self {
+        Self(Mutex::new(self.get().clone()))
+    }
 }

@@ -11,7 +11,7 @@ use pulsar_routing::kafka::{LibrdkafkaPartitioner, fnv1a, murmur2, to_positive};
 use pulsar_routing::profiles::ProfileRouteError as CoreRouteError;
 use pyo3::prelude::*;
 
-use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above, hash_text_or_bytes};
+use crate::buffers::{ByteInput, DETACH_MIN_BYTES, Streaming, detach_above, hash_text_or_bytes};
 use crate::errors::{PulsarRoutingError, partition_count};
 use crate::profiles::{ClientKey, KeyRoute, NO_KEY, config_error, route_all};
 
@@ -125,55 +125,35 @@ pub(crate) fn kafka_partitions<'py>(
 /// were fed. A `str` is fed as its UTF-8 (`StringSerializer`). Shareable
 /// between threads; each `update` is atomic.
 #[pyclass(frozen, module = "pulsar_routing", name = "KafkaMurmur2Hasher")]
-pub(crate) struct PyKafkaMurmur2Hasher {
-    state: std::sync::Mutex<pulsar_routing::kafka::Murmur2Hasher>,
-}
-
-impl PyKafkaMurmur2Hasher {
-    fn state(&self) -> std::sync::MutexGuard<'_, pulsar_routing::kafka::Murmur2Hasher> {
-        crate::lock(&self.state)
-    }
-
-    fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        hash_text_or_bytes(py, data, |bytes| {
-            self.state().update(bytes);
-        })
-    }
-}
+pub(crate) struct PyKafkaMurmur2Hasher(Streaming<pulsar_routing::kafka::Murmur2Hasher>);
 
 #[pymethods]
 impl PyKafkaMurmur2Hasher {
     #[new]
     #[pyo3(signature = (total_len, data = None, /))]
     fn new(py: Python<'_>, total_len: u64, data: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let hasher = Self {
-            state: std::sync::Mutex::new(pulsar_routing::kafka::Murmur2Hasher::new(total_len)),
-        };
-        if let Some(data) = data {
-            hasher.feed(py, data)?;
-        }
-        Ok(hasher)
+        let hasher = pulsar_routing::kafka::Murmur2Hasher::new(total_len);
+        Streaming::new(py, hasher, data).map(Self)
     }
 
     /// Feeds more bytes (`str`, or any C-contiguous buffer); returns the
     /// hasher.
     #[pyo3(signature = (data, /))]
     fn update<'py>(slf: &Bound<'py, Self>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        slf.get().feed(slf.py(), data)?;
+        slf.get().0.feed(slf.py(), data)?;
         Ok(slf.clone())
     }
 
     /// `kafka_murmur2` of everything fed so far.
     fn finalize(&self) -> PyResult<u32> {
-        self.state()
+        self.0
+            .get()
             .finalize()
             .map_err(|e| PulsarRoutingError::new_err(e.to_string()))
     }
 
     /// An independent hasher with the same input so far.
     fn copy(&self) -> Self {
-        Self {
-            state: std::sync::Mutex::new(*self.state()),
-        }
+        Self(self.0.copy())
     }
 }
