@@ -60,6 +60,7 @@ pub mod kafka;
 pub mod key_shared;
 pub mod lookup;
 mod murmur3;
+mod names;
 mod partition_count;
 pub mod profiles;
 pub mod router;

@@ -30,9 +30,15 @@ impl HashingScheme {
     /// `"murmur3_32"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
+        crate::names::str_of(self.c_name())
+    }
+
+    /// [`HashingScheme::name`] as a C string.
+    #[must_use]
+    pub const fn c_name(self) -> &'static core::ffi::CStr {
         match self {
-            Self::JavaStringHash => "java_string",
-            Self::Murmur3_32Hash => "murmur3_32",
+            Self::JavaStringHash => c"java_string",
+            Self::Murmur3_32Hash => c"murmur3_32",
         }
     }
 

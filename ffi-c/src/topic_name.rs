@@ -68,6 +68,14 @@ const fn rules_to_c(rules: TopicNameRules) -> pulsar_routing_topic_name_rules {
     }
 }
 
+/// The domains in the order of their `PULSAR_ROUTING_TOPIC_DOMAIN_*` values.
+const DOMAINS: [TopicDomain; 4] = [
+    TopicDomain::Persistent,
+    TopicDomain::NonPersistent,
+    TopicDomain::Topic,
+    TopicDomain::Segment,
+];
+
 const fn domain_to_c(domain: TopicDomain) -> pulsar_routing_topic_domain {
     match domain {
         TopicDomain::Persistent => PULSAR_ROUTING_TOPIC_DOMAIN_PERSISTENT,
@@ -606,12 +614,7 @@ pub extern "C" fn pulsar_routing_topic_domain_name(
     domain: pulsar_routing_topic_domain,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        match domain {
-            PULSAR_ROUTING_TOPIC_DOMAIN_PERSISTENT => c"persistent".as_ptr(),
-            PULSAR_ROUTING_TOPIC_DOMAIN_NON_PERSISTENT => c"non-persistent".as_ptr(),
-            PULSAR_ROUTING_TOPIC_DOMAIN_TOPIC => c"topic".as_ptr(),
-            PULSAR_ROUTING_TOPIC_DOMAIN_SEGMENT => c"segment".as_ptr(),
-            _ => core::ptr::null(),
-        }
+        let domain = usize::try_from(domain).ok().and_then(|d| DOMAINS.get(d));
+        domain.map_or(core::ptr::null(), |d| d.c_name().as_ptr())
     }
 }

@@ -62,14 +62,20 @@ impl LibrdkafkaPartitioner {
     /// The value of the `partitioner` property, e.g. `"murmur2_random"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
+        crate::names::str_of(self.c_name())
+    }
+
+    /// [`LibrdkafkaPartitioner::name`] as a C string.
+    #[must_use]
+    pub const fn c_name(self) -> &'static core::ffi::CStr {
         match self {
-            Self::Random => "random",
-            Self::Consistent => "consistent",
-            Self::ConsistentRandom => "consistent_random",
-            Self::Murmur2 => "murmur2",
-            Self::Murmur2Random => "murmur2_random",
-            Self::Fnv1a => "fnv1a",
-            Self::Fnv1aRandom => "fnv1a_random",
+            Self::Random => c"random",
+            Self::Consistent => c"consistent",
+            Self::ConsistentRandom => c"consistent_random",
+            Self::Murmur2 => c"murmur2",
+            Self::Murmur2Random => c"murmur2_random",
+            Self::Fnv1a => c"fnv1a",
+            Self::Fnv1aRandom => c"fnv1a_random",
         }
     }
 

@@ -131,11 +131,17 @@ impl TopicDomain {
     /// lower case: `persistent`, `non-persistent`, `topic` or `segment`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
+        crate::names::str_of(self.c_name())
+    }
+
+    /// [`TopicDomain::as_str`] as a C string.
+    #[must_use]
+    pub const fn c_name(self) -> &'static core::ffi::CStr {
         match self {
-            Self::Persistent => "persistent",
-            Self::NonPersistent => "non-persistent",
-            Self::Topic => "topic",
-            Self::Segment => "segment",
+            Self::Persistent => c"persistent",
+            Self::NonPersistent => c"non-persistent",
+            Self::Topic => c"topic",
+            Self::Segment => c"segment",
         }
     }
 

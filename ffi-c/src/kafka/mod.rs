@@ -73,18 +73,6 @@ pub(crate) fn partitioner_to_c(
     }
 }
 
-fn partitioner_c_name(partitioner: LibrdkafkaPartitioner) -> &'static core::ffi::CStr {
-    match partitioner {
-        LibrdkafkaPartitioner::Random => c"random",
-        LibrdkafkaPartitioner::Consistent => c"consistent",
-        LibrdkafkaPartitioner::ConsistentRandom => c"consistent_random",
-        LibrdkafkaPartitioner::Murmur2 => c"murmur2",
-        LibrdkafkaPartitioner::Murmur2Random => c"murmur2_random",
-        LibrdkafkaPartitioner::Fnv1a => c"fnv1a",
-        LibrdkafkaPartitioner::Fnv1aRandom => c"fnv1a_random",
-    }
-}
-
 /// A librdkafka key: NULL (with length 0) is librdkafka's NULL key, which
 /// differs from a non-NULL empty key. Returns NULL_PARAMETER for NULL with
 /// a non-zero length.
@@ -239,7 +227,7 @@ pub extern "C" fn pulsar_routing_librdkafka_partitioner_name(
 ) -> *const c_char {
     ffi_panic_boundary! {
         match partitioner_from_c(partitioner) {
-            Ok(partitioner) => partitioner_c_name(partitioner).as_ptr(),
+            Ok(partitioner) => partitioner.c_name().as_ptr(),
             Err(_) => core::ptr::null(),
         }
     }

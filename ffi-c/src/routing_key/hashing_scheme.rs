@@ -83,12 +83,7 @@ pub extern "C" fn pulsar_routing_hashing_scheme_name(
     scheme: pulsar_routing_hashing_scheme,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        // The core's names lack the NUL; ffi-c/src/tests/api.rs holds them equal.
-        match scheme_from_c(scheme) {
-            Ok(HashingScheme::JavaStringHash) => c"java_string".as_ptr(),
-            Ok(HashingScheme::Murmur3_32Hash) => c"murmur3_32".as_ptr(),
-            Err(_) => core::ptr::null(),
-        }
+        scheme_from_c(scheme).map_or(core::ptr::null(), |s| s.c_name().as_ptr())
     }
 }
 
