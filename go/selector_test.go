@@ -28,7 +28,7 @@ func TestGoldenKeySharedConsistentHashing(t *testing.T) {
 			id := uint64(num(t, step, "consumer_id"))
 			switch step["op"] {
 			case "add":
-				err := s.Add(id, step["name"].(string))
+				_, err := s.Add(id, step["name"].(string))
 				if (err == nil) != (step["ok"] == true) {
 					t.Fatalf("%v: add %d: %v, Java ok=%v", row["id"], id, err, step["ok"])
 				}
@@ -81,14 +81,14 @@ func TestSelector(t *testing.T) {
 	}
 	// Past the initial capacity of 16 consumers and their names.
 	for id := uint64(0); id < 100; id++ {
-		if err := s.Add(id, "consumer-with-a-long-name-"+string(rune('a'+id%26))); err != nil {
+		if _, err := s.Add(id, "consumer-with-a-long-name-"+string(rune('a'+id%26))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if s.Len() != 100 {
 		t.Errorf("Len = %d", s.Len())
 	}
-	if err := s.Add(5, "again"); err == nil {
+	if _, err := s.Add(5, "again"); err == nil {
 		t.Error("a duplicate consumer was added")
 	}
 	c, ok, err := s.Select([]byte("order-17"))
