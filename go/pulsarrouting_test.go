@@ -15,8 +15,14 @@ import (
 
 // The golden vectors were printed by the real Java client and broker, and
 // by the real pulsar-client-go (the go_* fields): testdata/golden/README.md.
+// goldenCache holds each golden file's rows: several tests read one file.
+var goldenCache sync.Map
+
 func goldenRows(t testing.TB, name string) []map[string]interface{} {
 	t.Helper()
+	if rows, ok := goldenCache.Load(name); ok {
+		return rows.([]map[string]interface{})
+	}
 	f, err := os.Open(filepath.Join("..", "testdata", "golden", name))
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +50,7 @@ func goldenRows(t testing.TB, name string) []map[string]interface{} {
 	if len(rows) == 0 {
 		t.Fatalf("%s has no rows", name)
 	}
+	goldenCache.Store(name, rows)
 	return rows
 }
 

@@ -3,11 +3,13 @@ package pulsarrouting
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 )
 
 // Every consistent-hashing scenario the broker's own selector ran: each
-// add and remove, then its lookups (slot to consumer, or none).
+// add and remove, its snapshot and impact, then its lookups (slot to
+// consumer, or none).
 func TestGoldenKeySharedConsistentHashing(t *testing.T) {
 	scenarios, steps, lookups := 0, 0, 0
 	for _, row := range goldenRows(t, "keyshared_consistent.jsonl.gz") {
@@ -26,17 +28,21 @@ func TestGoldenKeySharedConsistentHashing(t *testing.T) {
 			step := raw.(map[string]interface{})
 			steps++
 			id := uint64(num(t, step, "consumer_id"))
+			var impact Impact
 			switch step["op"] {
 			case "add":
-				_, err := s.Add(id, step["name"].(string))
+				impact, err = s.Add(id, step["name"].(string))
 				if (err == nil) != (step["ok"] == true) {
 					t.Fatalf("%v: add %d: %v, Java ok=%v", row["id"], id, err, step["ok"])
 				}
 			case "remove":
-				s.Remove(id)
+				if impact, err = s.Remove(id); err != nil {
+					t.Fatal(err)
+				}
 			default:
 				t.Fatalf("unknown op %v", step["op"])
 			}
+			checkConsistentStep(t, fmt.Sprintf("%v step %d", row["id"], steps), s, step, id, impact)
 			for _, l := range step["lookups"].([]interface{}) {
 				pair := l.([]interface{})
 				lookups++
@@ -95,7 +101,9 @@ func TestSelector(t *testing.T) {
 	if err != nil || !ok || c >= 100 {
 		t.Errorf("Select = %d, %v, %v", c, ok, err)
 	}
-	s.Remove(c)
+	if _, err := s.Remove(c); err != nil {
+		t.Fatal(err)
+	}
 	if again, _, _ := s.Select([]byte("order-17")); again == c {
 		t.Error("a removed consumer still receives")
 	}
