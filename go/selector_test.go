@@ -42,23 +42,9 @@ func TestGoldenKeySharedConsistentHashing(t *testing.T) {
 			default:
 				t.Fatalf("unknown op %v", step["op"])
 			}
-			checkConsistentStep(t, fmt.Sprintf("%v step %d", row["id"], steps), s, step, id, impact)
-			for _, l := range step["lookups"].([]interface{}) {
-				pair := l.([]interface{})
-				lookups++
-				hash := mustInt(t, pair[0])
-				got, ok, err := s.SelectSlot(uint32(hash))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if pair[1] == nil {
-					if ok {
-						t.Errorf("%v: slot %d: consumer %d, Java none", row["id"], hash, got)
-					}
-				} else if want := uint64(mustInt(t, pair[1])); !ok || got != want {
-					t.Errorf("%v: slot %d: consumer %d (%v), Java %d", row["id"], hash, got, ok, want)
-				}
-			}
+			what := fmt.Sprintf("%v step %d", row["id"], steps)
+			checkConsistentStep(t, what, s, step, id, impact)
+			lookups += checkLookups(t, what, s, step["lookups"])
 		}
 		s.Close()
 	}
