@@ -1,65 +1,40 @@
 package pulsarrouting
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"hash/fnv"
-	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 )
 
 // kafka-python's murmur2 and DefaultPartitioner on 10,000 keys
 // (testdata/kafka), and the streaming hasher on each.
 func TestKafkaPythonVectors(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "testdata", "kafka", "murmur2_kafka_python.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	rows := 0
-	sc := bufio.NewScanner(z)
-	for sc.Scan() {
-		var row struct {
-			KeyHex        string `json:"key_hex"`
-			Murmur2       uint32 `json:"murmur2"`
-			NumPartitions int    `json:"num_partitions"`
-			Partition     int    `json:"partition"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatal(err)
-		}
-		key, err := hex.DecodeString(row.KeyHex)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, row := range jsonlRows(t, filepath.Join("..", "testdata", "kafka", "murmur2_kafka_python.jsonl.gz")) {
+		key := unhexField(t, row, "key_hex")
+		murmur2 := uint32(num(t, row, "murmur2"))
+		numPartitions := int(num(t, row, "num_partitions"))
+		partition := int(num(t, row, "partition"))
 		rows++
-		if got := KafkaMurmur2(key); got != row.Murmur2 {
-			t.Fatalf("murmur2(%x) = %d, kafka-python %d", key, got, row.Murmur2)
+		if got := KafkaMurmur2(key); got != murmur2 {
+			t.Fatalf("murmur2(%x) = %d, kafka-python %d", key, got, murmur2)
 		}
-		if p, err := KafkaPartitionForKey(key, row.NumPartitions); err != nil || p != row.Partition {
-			t.Fatalf("partition(%x, %d) = %d, %v, kafka-python %d", key, row.NumPartitions, p, err, row.Partition)
+		if p, err := KafkaPartitionForKey(key, numPartitions); err != nil || p != partition {
+			t.Fatalf("partition(%x, %d) = %d, %v, kafka-python %d", key, numPartitions, p, err, partition)
 		}
-		if p, err := LibrdkafkaMurmur2.PartitionForKey(key, row.NumPartitions); err != nil || p != row.Partition {
-			t.Fatalf("librdkafka murmur2(%x, %d) = %d, %v", key, row.NumPartitions, p, err)
+		if p, err := LibrdkafkaMurmur2.PartitionForKey(key, numPartitions); err != nil || p != partition {
+			t.Fatalf("librdkafka murmur2(%x, %d) = %d, %v", key, numPartitions, p, err)
 		}
 		h := NewKafkaMurmur2Hasher(uint64(len(key)))
 		h.Write(key[:len(key)/2])
 		h.Write(key[len(key)/2:])
-		if got, err := h.Sum32(); err != nil || got != row.Murmur2 {
+		if got, err := h.Sum32(); err != nil || got != murmur2 {
 			t.Fatalf("streamed murmur2(%x) = %d, %v", key, got, err)
 		}
 	}
-	if err := sc.Err(); err != nil || rows == 0 {
-		t.Fatalf("%d rows, %v", rows, err)
+	if rows == 0 {
+		t.Fatal("no rows")
 	}
 }
 
@@ -370,24 +345,13 @@ func TestKafkaPartitionersSharedByGoroutines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	for g := 0; g < 4; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for i := 0; i < 200; i++ {
-				if _, err := p.Append(nil, 10, true, 6, StickyChoice{Random: uint32(g*1000 + i)}); err != nil {
-					t.Error(err)
-					return
-				}
-				if _, err := r.Partition(nil, 6, int64(20000+i*1000), uint32(i), uint32(g), nil); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		}(g)
-	}
-	wg.Wait()
+	inGoroutines(t, 4, 200, func(g, i int) error {
+		if _, err := p.Append(nil, 10, true, 6, StickyChoice{Random: uint32(g*1000 + i)}); err != nil {
+			return err
+		}
+		_, err := r.Partition(nil, 6, int64(20000+i*1000), uint32(i), uint32(g), nil)
+		return err
+	})
 	p.Close()
 	r.Close()
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -513,20 +512,17 @@ func TestSelectorSharedByGoroutines(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var wg sync.WaitGroup
-	for g := 0; g < 4; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for i := 0; i < 200; i++ {
-				if _, _, err := s.Select([]byte(fmt.Sprint(g, i))); err != nil {
-					t.Error(err)
-					return
-				}
-				s.Assignments()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inGoroutines(t, 4, 200, func(g, i int) error {
+			_, _, err := s.Select([]byte(fmt.Sprint(g, i)))
+			if err == nil {
+				_, err = s.Assignments()
 			}
-		}(g)
-	}
+			return err
+		})
+	}()
 	for id := uint64(0); id < 64; id++ {
 		lo := int32(id * 1000)
 		if _, err := s.AddRanges(id, []HashRange{{lo, lo + 999}}); err != nil {
@@ -536,7 +532,7 @@ func TestSelectorSharedByGoroutines(t *testing.T) {
 	for id := uint64(0); id < 64; id += 2 {
 		s.Remove(id)
 	}
-	wg.Wait()
+	<-done
 	if s.Len() != 32 {
 		t.Errorf("Len = %d", s.Len())
 	}
