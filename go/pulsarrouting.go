@@ -599,6 +599,10 @@ func (t *TopicName) Tenant() string { return t.text(C.PR_TOPIC_TENANT) }
 // Cluster is the cluster of a V1 name, "" for a V2 name.
 func (t *TopicName) Cluster() string { return t.text(C.PR_TOPIC_CLUSTER) }
 
+// NamespacePortion is the namespace's own name ("default" in
+// public/default).
+func (t *TopicName) NamespacePortion() string { return t.text(C.PR_TOPIC_NAMESPACE_PORTION) }
+
 // LocalName is the topic's own name.
 func (t *TopicName) LocalName() string { return t.text(C.PR_TOPIC_LOCAL_NAME) }
 
