@@ -113,10 +113,12 @@ func RangeEquallyDivide(b BundleRange) (int64, error) {
 // the two middle hashes of the bundle's topics; none for fewer than two.
 func TopicCountEquallyDivide(topicHashes []uint32) ([]int64, error) {
 	work := make([]C.uint32_t, len(topicHashes)+1)
-	for i, h := range topicHashes {
-		work[i] = C.uint32_t(h)
-	}
 	out, err := readSlice(func(buf *C.int64_t, n C.size_t, w *C.size_t) C.pulsar_routing_status {
+		// A work array, sorted in place: the caller's slice stays as it
+		// is, and a retry starts from the input again.
+		for i, h := range topicHashes {
+			work[i] = C.uint32_t(h)
+		}
 		return C.pulsar_routing_topic_count_equally_divide(&work[0], C.size_t(len(topicHashes)), buf, n, w)
 	})
 	return int64s(out), err
@@ -126,11 +128,8 @@ func TopicCountEquallyDivide(topicHashes []uint32) ([]int64, error) {
 // positions the broker keeps for a bundle owning ownedTopics topics.
 func SpecifiedPositionsDivide(b BundleRange, positions []int64, ownedTopics int, force bool) ([]int64, error) {
 	work := make([]C.int64_t, len(positions)+1)
-	for i, p := range positions {
-		work[i] = C.int64_t(p)
-	}
 	out, err := readSlice(func(buf *C.int64_t, n C.size_t, w *C.size_t) C.pulsar_routing_status {
-		// A work array: refresh it for a retry.
+		// A work array, reordered in place: refilled for each attempt.
 		for i, p := range positions {
 			work[i] = C.int64_t(p)
 		}
