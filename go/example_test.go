@@ -44,3 +44,26 @@ func Example() {
 	// pulsar_routing: number of partitions must be at least 1, got 0
 	// persistent://public/default/my-topic is in bundle 0x00000000_0x40000000
 }
+
+// A Key_Shared subscription with the broker's AutoSplit selector: the
+// second consumer takes the lower half of the first one's range, and the
+// impact says which slots moved (in the broker, the first consumer's lost
+// slots become draining hashes). The values are the broker's own
+// (testdata/golden/keyshared_autosplit.jsonl.gz).
+func ExampleNewAutoSplitSelector() {
+	s, err := pulsarrouting.NewAutoSplitSelector(pulsarrouting.DefaultRangeSize)
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+	impact, _ := s.Add(1, "c1")
+	fmt.Println("add 1: added", impact.Added)
+	impact, _ = s.Add(2, "c2")
+	fmt.Println("add 2: removed", impact.Removed, "added", impact.Added)
+	assignments, _ := s.Assignments()
+	fmt.Println(assignments)
+	// Output:
+	// add 1: added [{0 65536 1}]
+	// add 2: removed [{0 32768 1}] added [{0 32768 2}]
+	// [{0 32768 2} {32769 65536 1}]
+}

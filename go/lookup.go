@@ -13,30 +13,6 @@ import (
 	"unsafe"
 )
 
-// The lookup status codes (800-899): why a lookup, or one attempt of it,
-// failed. Compare with errors.Is against the Err* values below.
-const (
-	StatusUnknownServerError        Status = C.PULSAR_ROUTING_STATUS_UNKNOWN_SERVER_ERROR
-	StatusLookupServerError         Status = C.PULSAR_ROUTING_STATUS_LOOKUP_SERVER_ERROR
-	StatusLookupEmptyResponse       Status = C.PULSAR_ROUTING_STATUS_LOOKUP_EMPTY_RESPONSE
-	StatusLookupMissingBrokerURL    Status = C.PULSAR_ROUTING_STATUS_LOOKUP_MISSING_BROKER_URL
-	StatusLookupTooManyRedirects    Status = C.PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REDIRECTS
-	StatusLookupRedirectLoop        Status = C.PULSAR_ROUTING_STATUS_LOOKUP_REDIRECT_LOOP
-	StatusLookupAddressTooLong      Status = C.PULSAR_ROUTING_STATUS_LOOKUP_ADDRESS_TOO_LONG
-	StatusLookupConnectionFailed    Status = C.PULSAR_ROUTING_STATUS_LOOKUP_CONNECTION_FAILED
-	StatusLookupRequestTimeout      Status = C.PULSAR_ROUTING_STATUS_LOOKUP_REQUEST_TIMEOUT
-	StatusLookupTooManyRequests     Status = C.PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_REQUESTS
-	StatusLookupFeatureNotSupported Status = C.PULSAR_ROUTING_STATUS_LOOKUP_FEATURE_NOT_SUPPORTED
-	StatusLookupDeadlineExceeded    Status = C.PULSAR_ROUTING_STATUS_LOOKUP_DEADLINE_EXCEEDED
-	StatusLookupCoalescingTableFull Status = C.PULSAR_ROUTING_STATUS_LOOKUP_COALESCING_TABLE_FULL
-	StatusLookupTooManyWaiters      Status = C.PULSAR_ROUTING_STATUS_LOOKUP_TOO_MANY_WAITERS
-	StatusLookupGoRedirectLimit     Status = C.PULSAR_ROUTING_STATUS_LOOKUP_GO_REDIRECT_LIMIT
-	StatusUnknownLookupProfile      Status = C.PULSAR_ROUTING_STATUS_UNKNOWN_LOOKUP_PROFILE
-	StatusLookupHopIndexOutOfRange  Status = C.PULSAR_ROUTING_STATUS_LOOKUP_HOP_INDEX_OUT_OF_RANGE
-	// StatusIllegalPartitionIndex: an index past a producer start's lookups.
-	StatusIllegalPartitionIndex Status = C.PULSAR_ROUTING_STATUS_ILLEGAL_PARTITION_INDEX
-)
-
 // Lookup errors to compare with errors.Is.
 var (
 	ErrLookupServerError         = &Error{Status: StatusLookupServerError}
@@ -635,6 +611,44 @@ func (t *LookupThrottle) Release() (sendQueued bool, err error) {
 	}
 	return bool(b), nil
 }
+
+// CancelQueued abandons a queued lookup before it was sent (its caller
+// gave up); false when none was queued.
+func (t *LookupThrottle) CancelQueued() (bool, error) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.handle == nil {
+		return false, errThrottleClosed
+	}
+	var b C.bool
+	if err := check(C.pulsar_routing_lookup_throttle_cancel_queued(t.handle, &b)); err != nil {
+		return false, err
+	}
+	return bool(b), nil
+}
+
+// Backoff is the Java client's Backoff: delays doubling from an initial
+// one up to a maximum, and a mandatory stop. Not safe for concurrent use.
+type Backoff struct{ state C.pulsar_routing_backoff }
+
+// NewBackoff starts a backoff; Java's producer uses 100 ms, 60000 ms and
+// twice the lookup timeout.
+func NewBackoff(initialMs, maxMs, mandatoryStopMs uint64) *Backoff {
+	b := &Backoff{}
+	C.pulsar_routing_backoff_init(&b.state, C.uint64_t(initialMs), C.uint64_t(maxMs), C.uint64_t(mandatoryStopMs))
+	return b
+}
+
+// Next is the next delay at nowMs; random stands for Java's
+// Random.nextInt(delay / 10) (0 for none).
+func (b *Backoff) Next(nowMs uint64, random uint32) uint64 {
+	var d C.uint64_t
+	C.pulsar_routing_backoff_next(&b.state, C.uint64_t(nowMs), C.uint32_t(random), &d)
+	return uint64(d)
+}
+
+// Reset starts over from the initial delay.
+func (b *Backoff) Reset() { C.pulsar_routing_backoff_reset(&b.state) }
 
 // Close frees the throttle. Calling it again does nothing.
 func (t *LookupThrottle) Close() {

@@ -73,6 +73,17 @@ static pulsar_routing_status pr_topic_partition(const uint8_t *name, size_t len,
     return pulsar_routing_topic_name_partition(&t, index, buf, buf_len, written);
 }
 
+static pulsar_routing_status pr_topic_partition_crc32(const uint8_t *name, size_t len,
+                                                      uint32_t rules, int32_t index,
+                                                      uint32_t *crc) {
+    pulsar_routing_topic_name t;
+    pulsar_routing_status s = pulsar_routing_topic_name_parse(name, len, rules, &t);
+    if (s != PULSAR_ROUTING_STATUS_OK) {
+        return s;
+    }
+    return pulsar_routing_topic_name_partition_crc32(&t, index, crc);
+}
+
 static pulsar_routing_status pr_bundle_for_topic(uint32_t num_bundles, const uint8_t *topic,
                                                  size_t len, uint32_t rules, int64_t *lower,
                                                  int64_t *upper) {
@@ -101,23 +112,6 @@ import (
 
 // Status is a status code of the C library (pulsar_routing_status).
 type Status uint32
-
-// The status codes this package's functions return. Every code keeps its
-// number across releases; see include/pulsar_routing.h for the others.
-const (
-	StatusOK                     Status = C.PULSAR_ROUTING_STATUS_OK
-	StatusNullParameter          Status = C.PULSAR_ROUTING_STATUS_NULL_PARAMETER
-	StatusPanic                  Status = C.PULSAR_ROUTING_STATUS_PANIC
-	StatusInvalidUTF8            Status = C.PULSAR_ROUTING_STATUS_INVALID_UTF8
-	StatusUnknownHashingScheme   Status = C.PULSAR_ROUTING_STATUS_UNKNOWN_HASHING_SCHEME
-	StatusNoKey                  Status = C.PULSAR_ROUTING_STATUS_NO_KEY
-	StatusPartitionCountZero     Status = C.PULSAR_ROUTING_STATUS_PARTITION_COUNT_ZERO
-	StatusPartitionCountNegative Status = C.PULSAR_ROUTING_STATUS_PARTITION_COUNT_NEGATIVE
-	StatusPartitionCountTooLarge Status = C.PULSAR_ROUTING_STATUS_PARTITION_COUNT_TOO_LARGE
-	StatusDivisionByZero         Status = C.PULSAR_ROUTING_STATUS_DIVISION_BY_ZERO
-	StatusNoBundles              Status = C.PULSAR_ROUTING_STATUS_NO_BUNDLES
-	StatusUnknownClientProfile   Status = C.PULSAR_ROUTING_STATUS_UNKNOWN_CLIENT_PROFILE
-)
 
 // Message is the library's static message for the code: Java's exception
 // message where Java has one.
@@ -206,6 +200,24 @@ func readString(fill func(buf *C.uint8_t, bufLen C.size_t, written *C.size_t) C.
 			return "", err
 		}
 		return string(buf[:int(written)]), nil
+	}
+}
+
+// readSlice calls fill with an array until it is big enough; the library
+// writes the needed length on BUFFER_TOO_SMALL.
+func readSlice[T any](fill func(buf *T, bufLen C.size_t, written *C.size_t) C.pulsar_routing_status) ([]T, error) {
+	buf := make([]T, 16)
+	for {
+		var written C.size_t
+		s := fill(&buf[0], C.size_t(len(buf)), &written)
+		if s == C.PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL && int(written) > len(buf) {
+			buf = make([]T, int(written))
+			continue
+		}
+		if err := check(s); err != nil {
+			return nil, err
+		}
+		return buf[:int(written)], nil
 	}
 }
 
@@ -315,6 +327,7 @@ type Key struct {
 	kind  uint32
 	text  string
 	bytes []byte
+	units []uint16
 }
 
 // NoKey is a message without a key.
@@ -326,14 +339,34 @@ func StringKey(text string) Key { return Key{kind: C.PULSAR_ROUTING_KEY_KIND_STR
 // BytesKey is keyBytes(byte[]).
 func BytesKey(b []byte) Key { return Key{kind: C.PULSAR_ROUTING_KEY_KIND_BYTES, bytes: b} }
 
+// UTF16Key is key(String) for a Java string held as UTF-16 code units,
+// which may contain lone surrogates.
+func UTF16Key(units []uint16) Key { return Key{kind: C.PULSAR_ROUTING_KEY_KIND_UTF16, units: units} }
+
+// IsNone tells a keyless message.
+func (k Key) IsNone() bool { return k.kind == C.PULSAR_ROUTING_KEY_KIND_NONE }
+
+// Text is a string key's text ("" for other kinds).
+func (k Key) Text() string { return k.text }
+
+// Bytes is a bytes key's bytes (nil for other kinds).
+func (k Key) Bytes() []byte { return k.bytes }
+
+// UTF16 is a UTF-16 key's code units (nil for other kinds).
+func (k Key) UTF16() []uint16 { return k.units }
+
 // c is the key for one C call; the Go memory it points to stays reachable
 // through k for the duration of the call.
 func (k *Key) c() C.pulsar_routing_key {
 	var p *C.uint8_t
 	var n C.size_t
-	if k.kind == C.PULSAR_ROUTING_KEY_KIND_BYTES {
+	switch k.kind {
+	case C.PULSAR_ROUTING_KEY_KIND_BYTES:
 		p, n = bytesPtr(k.bytes)
-	} else {
+	case C.PULSAR_ROUTING_KEY_KIND_UTF16:
+		u, un := unitsPtr(k.units)
+		p, n = (*C.uint8_t)(unsafe.Pointer(u)), un
+	default:
 		p, n = stringPtr(k.text)
 	}
 	return C.pulsar_routing_key{kind: C.pulsar_routing_key_kind(k.kind), data: p, len: n}
@@ -492,6 +525,7 @@ type TopicName struct {
 	input          string
 	rules          TopicNameRules
 	persistent     bool
+	domain         uint32
 	partitionIndex int
 	crc32          uint32
 }
@@ -518,6 +552,7 @@ func ParseTopicName(name string, rules TopicNameRules) (*TopicName, error) {
 		input:          name,
 		rules:          rules,
 		persistent:     domain != C.PULSAR_ROUTING_TOPIC_DOMAIN_NON_PERSISTENT,
+		domain:         uint32(domain),
 		partitionIndex: int(index),
 		crc32:          uint32(crc),
 	}, nil
@@ -564,11 +599,32 @@ func (t *TopicName) Tenant() string { return t.text(C.PR_TOPIC_TENANT) }
 // Cluster is the cluster of a V1 name, "" for a V2 name.
 func (t *TopicName) Cluster() string { return t.text(C.PR_TOPIC_CLUSTER) }
 
+// NamespacePortion is the namespace's own name ("default" in
+// public/default).
+func (t *TopicName) NamespacePortion() string { return t.text(C.PR_TOPIC_NAMESPACE_PORTION) }
+
 // LocalName is the topic's own name.
 func (t *TopicName) LocalName() string { return t.text(C.PR_TOPIC_LOCAL_NAME) }
 
 // Persistent is Java's isPersistent(): every domain but non-persistent.
 func (t *TopicName) Persistent() bool { return t.persistent }
+
+// Domain is the domain as Java prints it: "persistent",
+// "non-persistent", "topic" or "segment".
+func (t *TopicName) Domain() string {
+	return staticName(C.pulsar_routing_topic_domain_name(C.pulsar_routing_topic_domain(t.domain)), "TopicDomain", t.domain)
+}
+
+// PartitionCRC32 is the bundle hash of partition index of the topic
+// (the CRC32 of Partition(index)'s name).
+func (t *TopicName) PartitionCRC32(index int32) (uint32, error) {
+	p, n := stringPtr(t.input)
+	var crc C.uint32_t
+	if err := check(C.pr_topic_partition_crc32(p, n, C.uint32_t(t.rules), C.int32_t(index), &crc)); err != nil {
+		return 0, err
+	}
+	return uint32(crc), nil
+}
 
 // PartitionIndex is N of a -partition-N name, -1 otherwise.
 func (t *TopicName) PartitionIndex() int { return t.partitionIndex }

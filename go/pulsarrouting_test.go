@@ -15,9 +15,23 @@ import (
 
 // The golden vectors were printed by the real Java client and broker, and
 // by the real pulsar-client-go (the go_* fields): testdata/golden/README.md.
+// goldenCache holds each golden file's rows: several tests read one file.
+var goldenCache sync.Map
+
 func goldenRows(t testing.TB, name string) []map[string]interface{} {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "golden", name))
+	if rows, ok := goldenCache.Load(name); ok {
+		return rows.([]map[string]interface{})
+	}
+	rows := jsonlRows(t, filepath.Join("..", "testdata", "golden", name))
+	goldenCache.Store(name, rows)
+	return rows
+}
+
+// jsonlRows reads a gzipped JSON-lines file, numbers as json.Number.
+func jsonlRows(t testing.TB, path string) []map[string]interface{} {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +56,35 @@ func goldenRows(t testing.TB, name string) []map[string]interface{} {
 		t.Fatal(err)
 	}
 	if len(rows) == 0 {
-		t.Fatalf("%s has no rows", name)
+		t.Fatalf("%s has no rows", path)
 	}
 	return rows
+}
+
+// inGoroutines runs f(g, i) for i < iterations in each of n goroutines and
+// waits; an error fails the test (t.Error: callable off the test's
+// goroutine).
+func inGoroutines(t *testing.T, n, iterations int, f func(g, i int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for g := 0; g < n; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < iterations; i++ {
+				if err := f(g, i); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
 
 func num(t testing.TB, row map[string]interface{}, field string) int64 {

@@ -3,11 +3,13 @@ package pulsarrouting
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 )
 
 // Every consistent-hashing scenario the broker's own selector ran: each
-// add and remove, then its lookups (slot to consumer, or none).
+// add and remove, its snapshot and impact, then its lookups (slot to
+// consumer, or none).
 func TestGoldenKeySharedConsistentHashing(t *testing.T) {
 	scenarios, steps, lookups := 0, 0, 0
 	for _, row := range goldenRows(t, "keyshared_consistent.jsonl.gz") {
@@ -26,33 +28,23 @@ func TestGoldenKeySharedConsistentHashing(t *testing.T) {
 			step := raw.(map[string]interface{})
 			steps++
 			id := uint64(num(t, step, "consumer_id"))
+			var impact Impact
 			switch step["op"] {
 			case "add":
-				err := s.Add(id, step["name"].(string))
+				impact, err = s.Add(id, step["name"].(string))
 				if (err == nil) != (step["ok"] == true) {
 					t.Fatalf("%v: add %d: %v, Java ok=%v", row["id"], id, err, step["ok"])
 				}
 			case "remove":
-				s.Remove(id)
+				if impact, err = s.Remove(id); err != nil {
+					t.Fatal(err)
+				}
 			default:
 				t.Fatalf("unknown op %v", step["op"])
 			}
-			for _, l := range step["lookups"].([]interface{}) {
-				pair := l.([]interface{})
-				lookups++
-				hash := mustInt(t, pair[0])
-				got, ok, err := s.SelectSlot(uint32(hash))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if pair[1] == nil {
-					if ok {
-						t.Errorf("%v: slot %d: consumer %d, Java none", row["id"], hash, got)
-					}
-				} else if want := uint64(mustInt(t, pair[1])); !ok || got != want {
-					t.Errorf("%v: slot %d: consumer %d (%v), Java %d", row["id"], hash, got, ok, want)
-				}
-			}
+			what := fmt.Sprintf("%v step %d", row["id"], steps)
+			checkConsistentStep(t, what, s, step, id, impact)
+			lookups += checkLookups(t, what, s, step["lookups"])
 		}
 		s.Close()
 	}
@@ -81,21 +73,23 @@ func TestSelector(t *testing.T) {
 	}
 	// Past the initial capacity of 16 consumers and their names.
 	for id := uint64(0); id < 100; id++ {
-		if err := s.Add(id, "consumer-with-a-long-name-"+string(rune('a'+id%26))); err != nil {
+		if _, err := s.Add(id, "consumer-with-a-long-name-"+string(rune('a'+id%26))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if s.Len() != 100 {
 		t.Errorf("Len = %d", s.Len())
 	}
-	if err := s.Add(5, "again"); err == nil {
+	if _, err := s.Add(5, "again"); err == nil {
 		t.Error("a duplicate consumer was added")
 	}
 	c, ok, err := s.Select([]byte("order-17"))
 	if err != nil || !ok || c >= 100 {
 		t.Errorf("Select = %d, %v, %v", c, ok, err)
 	}
-	s.Remove(c)
+	if _, err := s.Remove(c); err != nil {
+		t.Fatal(err)
+	}
 	if again, _, _ := s.Select([]byte("order-17")); again == c {
 		t.Error("a removed consumer still receives")
 	}

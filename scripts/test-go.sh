@@ -2,9 +2,10 @@
 # Tests the Go package in go/ (cgo over the C library) the way a Go user
 # builds it: scripts/install.sh into a temporary prefix, then pkg-config
 # finds pulsar_routing.pc for the package's `#cgo pkg-config` line.
-# Runs gofmt, go vet, go test (the Java golden vectors, and
-# pulsar-client-go's own routing; with cgocheck=2) and the shared-router
-# tests under -race; with BENCH=1 also the benchmarks (this
+# Runs gofmt, go vet, go test (the Java golden vectors, pulsar-client-go's
+# own routing, and the parity gate: every function of ffi-c/symbols.txt has
+# a Go API; with cgocheck=2) and the tests that share a handle between
+# goroutines under -race; with BENCH=1 also the benchmarks (this
 # package's keyed routing against a pure-Go Murmur3 baseline, and the bare
 # cgo call), whose ratio README.md quotes.
 #
@@ -68,9 +69,9 @@ if ! GODEBUG=cgocheck=2 go test -count=1 -v ./... >"$work/go-test.log" 2>&1; the
     cat "$work/go-test.log"
     exit 1
 fi
-grep -E '^(--- |ok)|keyed rows' "$work/go-test.log"
-log "go test -race (a router shared by goroutines)"
-go test -count=1 -race -run 'SharedByGoroutines|KeysAndRouters' ./...
+grep -E '^(--- |ok)|keyed rows|parity:' "$work/go-test.log"
+log "go test -race (handles shared by goroutines)"
+go test -count=1 -race -run 'SharedByGoroutines|KeysAndRouters|SenderGateScenario|TestProfiles$|BundleLayoutErrors' ./...
 
 if [ "${BENCH:-0}" = 1 ]; then
     log "go test -bench (cgo against pure Go)"
