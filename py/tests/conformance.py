@@ -333,7 +333,7 @@ FUNCTIONS: dict[str, Callable[[Args], Json]] = {
         data(a["key"]), integer(a["num_partitions"]), a.get("partitioner", "java")
     ),
     "librdkafka_partition": lambda a: pr.librdkafka_partition(
-        data(a["key"]),  # type: ignore[arg-type]
+        data(a["key"]),
         integer(a["num_partitions"]),
         a["partitioner"],
         integer(a["random"]),
