@@ -289,8 +289,9 @@ static void free_objects(void) {
     num_objects = 0;
 }
 
+/* The latest object of that name: a later `new` replaces an earlier one. */
 static object *find(const char *name) {
-    for (size_t i = 0; i < num_objects; i++) {
+    for (size_t i = num_objects; i-- > 0;) {
         if (!strcmp(objects[i].name, name)) return &objects[i];
     }
     return NULL;

@@ -8,7 +8,7 @@ use std::fmt::Display;
 use std::path::{Path, PathBuf};
 
 use pulsar_routing::bundles::{
-    BundleError, BundleLayout, BundleRange, FlowLimits, SplitAlgorithm, TopicLoad,
+    BoundErrorKind, BundleError, BundleLayout, BundleRange, FlowLimits, SplitAlgorithm, TopicLoad,
     default_boundaries, flow_or_qps_equally_divide, parse_boundary, range_equally_divide,
     specified_positions_divide, topic_count_equally_divide, validate_full_range,
 };
@@ -132,6 +132,9 @@ kinds! {
         Self::InvalidBundleRange => "invalid_bundle_range",
         Self::MissingLowerBound => "missing_lower_bound",
         Self::MissingUpperBound => "missing_upper_bound",
+        Self::InvalidBound(BoundErrorKind::Empty) => "bound_empty",
+        Self::InvalidBound(BoundErrorKind::SignInWrongPosition) => "bound_sign_in_wrong_position",
+        Self::InvalidBound(BoundErrorKind::NotALong) => "bound_not_a_long",
         Self::BundleNotFound => "bundle_not_found",
         Self::InvalidUpperBoundary => "invalid_upper_boundary",
         Self::CannotSplitFurther(_) => "cannot_split_further",
