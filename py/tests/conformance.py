@@ -440,6 +440,10 @@ METHODS: dict[str, Callable[[Any, Args], Json]] = {
         x.on_connected(a["supports_pip344"], integer(a["now_ms"]))
     ),
     "PartitionedMetadataLookup.on_response": metadata_response,
+    "PartitionedMetadataLookup.on_connection_failed": lambda x, a: action(
+        x.on_connection_failed(integer(a["now_ms"]))
+    ),
+    "PartitionedMetadataLookup.on_retry_timer": lambda x, a: action(x.on_retry_timer(integer(a["now_ms"]))),
     "LookupCoalescer.join": lambda c, a: c.join(a["topic"], a.get("properties") or None),
     "LookupCoalescer.complete": lambda c, a: len(c.complete(a["topic"], a.get("properties") or None)),
     "LookupCoalescer.len": lambda c, a: len(c),
