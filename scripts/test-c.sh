@@ -91,7 +91,7 @@ log "every function with NULL and out-of-range arguments (ASan + UBSan)"
 others=()
 for test in ffi-c/tests/*.c; do
     case "$(basename "$test")" in
-        golden.c | threads.c | null_args.c | librdkafka.c) ;;
+        golden.c | threads.c | null_args.c | librdkafka.c | conformance.c) ;;
         *) others+=("$test") ;;
     esac
 done
