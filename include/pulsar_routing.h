@@ -4894,6 +4894,36 @@ pulsar_routing_status pulsar_routing_message_keys_error_message(const struct pul
                                                                 size_t *written);
 
 /*
+ Writes the full message of the last failure on the calling thread, if
+ that failure returned `status`: Java's text with the values it quotes,
+ e.g. `Illegal partition index chosen by the message routing policy: 5`,
+ the same as the Rust and Python APIs give. Otherwise (another status,
+ no failure yet, or a message longer than 4096 bytes) it writes
+ `pulsar_routing_status_message(status)`.
+
+ Call it right after the failing call, on the same thread: any later
+ failure replaces the message. Successful calls leave it alone.
+
+ - `status`: the status the failing call returned.
+ - `buf`, `buf_len`: the output buffer; `buf` must not be NULL, even when
+   `buf_len` is 0. UTF-8, no NUL terminator.
+ - `written`: on success, the number of bytes written.
+
+ Returns `OK`, `NULL_PARAMETER`, or `BUFFER_TOO_SMALL`, in which case
+ nothing is written to `buf` and `*written` receives the required
+ length. Thread-safe (each thread has its own last failure); allocates
+ nothing.
+
+ # Safety
+ `buf` must be valid for writing `buf_len` bytes and `written` must be
+ valid for writing a `size_t`.
+ */
+pulsar_routing_status pulsar_routing_last_error_message(uint32_t status,
+                                                        uint8_t *buf,
+                                                        size_t buf_len,
+                                                        size_t *written);
+
+/*
  The Java client's defaults: no TLS, 20 redirects, the Java profile,
  30 s operation timeout, retries and loop detection on, seed 0.
 

@@ -60,11 +60,14 @@ namespace pulsar_routing {
 /* Errors                                                              */
 /* ------------------------------------------------------------------ */
 
-/// A failed call: `status()` is the C status code, `what()` the message.
+/// A failed call: `status()` is the C status code, `what()` the message:
+/// Java's, with the values it quotes, as Rust and Python give it.
 class error : public std::runtime_error {
 public:
+    /// Made right after the call that failed, on its thread: the message is
+    /// that call's (`pulsar_routing_last_error_message`).
     explicit error(pulsar_routing_status status)
-        : std::runtime_error(static_message(status)), status_(status) {}
+        : std::runtime_error(last_message(status)), status_(status) {}
     error(pulsar_routing_status status, const std::string &message)
         : std::runtime_error(message), status_(status) {}
 
@@ -72,9 +75,22 @@ public:
     pulsar_routing_status status() const noexcept { return status_; }
 
 private:
-    static std::string static_message(pulsar_routing_status status) {
-        const char *text = pulsar_routing_status_message(status);
-        return text != nullptr ? text : "unknown status code";
+    static std::string last_message(pulsar_routing_status status) {
+        std::string text(256, '\0');
+        for (;;) {
+            size_t written = 0;
+            pulsar_routing_status got = pulsar_routing_last_error_message(
+                status, reinterpret_cast<uint8_t *>(&text[0]), text.size(), &written);
+            if (got == PULSAR_ROUTING_STATUS_OK) {
+                text.resize(written);
+                return text;
+            }
+            if (got != PULSAR_ROUTING_STATUS_BUFFER_TOO_SMALL || written <= text.size()) {
+                const char *fixed = pulsar_routing_status_message(status);
+                return fixed != nullptr ? fixed : "unknown status code";
+            }
+            text.resize(written);
+        }
     }
 
     pulsar_routing_status status_;

@@ -665,7 +665,7 @@ impl pulsar_routing_bundle_layout {
             // core makes before writing, in its order, and tells the size.
             let needed = match layout.split(target, boundaries, &mut []) {
                 Err(pulsar_routing_core::bundles::BundleError::BufferTooSmall { needed }) => needed,
-                Err(e) => return pulsar_routing_status::from(e),
+                Err(e) => return crate::last_error::fail(e),
                 Ok(split) => split.layout.len() + 1,
             };
             try_fits!(out, written, needed);
@@ -722,7 +722,7 @@ impl pulsar_routing_bundle_layout {
             // The dry run, as in `pulsar_routing_bundle_layout_split`.
             let needed = match layout.split_equally(target, parts, &mut []) {
                 Err(pulsar_routing_core::bundles::BundleError::BufferTooSmall { needed }) => needed,
-                Err(e) => return pulsar_routing_status::from(e),
+                Err(e) => return crate::last_error::fail(e),
                 Ok(split) => split.layout.len() + 1,
             };
             try_fits!(out, written, needed);

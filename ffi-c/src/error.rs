@@ -630,6 +630,14 @@ impl pulsar_routing_status {
     }
 }
 
+/// A status reads as its message, so that `try_ok!` records the same text
+/// whether a call failed in the core or in this binding's own checks.
+impl fmt::Display for pulsar_routing_status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message().to_str().unwrap_or_default())
+    }
+}
+
 /// The message of a status code, as a static NUL-terminated string.
 ///
 /// The texts of the routing and arithmetic errors are the Java client's

@@ -427,7 +427,7 @@ macro_rules! try_ok {
     ($result:expr) => {
         match $result {
             Ok(value) => value,
-            Err(e) => return $crate::error::pulsar_routing_status::from(e),
+            Err(e) => return $crate::last_error::fail(e),
         }
     };
 }
@@ -443,7 +443,7 @@ macro_rules! try_bundle {
                 $written.write(needed);
                 return $crate::error::pulsar_routing_status::BufferTooSmall;
             }
-            Err(e) => return $crate::error::pulsar_routing_status::from(e),
+            Err(e) => return $crate::last_error::fail(e),
         }
     };
 }

@@ -38,6 +38,7 @@ pub mod error;
 pub mod java_string_hash;
 pub mod kafka;
 pub mod key_shared;
+pub mod last_error;
 pub mod lookup;
 pub mod murmur3;
 pub mod partition_count;

@@ -7,13 +7,27 @@ use core::ffi::c_char;
 use crate::error::pulsar_routing_status;
 
 /// What an exported function returns when its body panicked.
-pub(crate) trait PanicOrDefault {
+pub(crate) trait PanicOrDefault: Sized {
     fn value() -> Self;
+
+    /// What the body returned, on its way out: a failed status records its
+    /// message for `pulsar_routing_last_error_message`.
+    fn returned(self) -> Self {
+        self
+    }
 }
 
 impl PanicOrDefault for pulsar_routing_status {
     fn value() -> Self {
+        crate::last_error::settle(Self::Panic);
         Self::Panic
+    }
+
+    fn returned(self) -> Self {
+        if self != Self::Ok {
+            crate::last_error::settle(self);
+        }
+        self
     }
 }
 
@@ -51,7 +65,7 @@ impl PanicOrDefault for () {
 macro_rules! ffi_panic_boundary {
     ( $($body:tt)* ) => {
         match ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| { $($body)* })) {
-            Ok(ret) => ret,
+            Ok(ret) => $crate::panic::PanicOrDefault::returned(ret),
             Err(_) => $crate::panic::PanicOrDefault::value(),
         }
     };

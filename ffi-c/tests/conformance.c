@@ -6,12 +6,11 @@
  * generates `conformance_status_names.h` (the status codes and their
  * lowercased names) from include/pulsar_routing.h.
  *
- * Error messages: a failure whose detailed text the C API offers (topic
- * names, Key_Shared selectors, sticky ranges, lookups) is compared with
- * the scenario's message exactly. Elsewhere the C API has only the static
- * `pulsar_routing_status_message`; when that differs from the scenario's
- * message (Java's text quotes values a static string cannot), the status
- * is still checked and the step counts as "message not reachable from C",
+ * Error messages: every failure's full text comes from
+ * `pulsar_routing_last_error_message`, read right after the failed call,
+ * and is compared with the scenario's message exactly. Only where that
+ * call itself fails does the static `pulsar_routing_status_message` stand
+ * in; a differing message is then counted as "not reachable from C" and
  * reported on the last line.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -214,10 +213,18 @@ typedef struct {
     cJSON *value;
 } outcome;
 
+/* Right after the failed call: its full message, as Rust and Python give it. */
 static void set_error(outcome *o, pulsar_routing_status status) {
     o->status = status;
-    o->detailed = false;
-    snprintf(o->message, sizeof o->message, "%s", pulsar_routing_status_message(status));
+    size_t written = 0;
+    o->detailed = pulsar_routing_last_error_message(status, (uint8_t *)o->message,
+                                                    sizeof o->message - 1,
+                                                    &written) == PULSAR_ROUTING_STATUS_OK;
+    if (o->detailed) {
+        o->message[written] = '\0';
+    } else {
+        snprintf(o->message, sizeof o->message, "%s", pulsar_routing_status_message(status));
+    }
 }
 
 /* Records a failure; true for OK. */

@@ -243,9 +243,13 @@ pub const fn cpp_partitioned_producer_check(
 /// The partition a C++ (or Python) producer really sends to, given its
 /// router's answer: [`cpp_partitioned_producer_check`] with the client
 /// named in the error. Every C++ and Python entry point (keyed routing
-/// alone and the whole router) goes through here, so none of them can
-/// forget the `short` cast.
-pub(crate) const fn cpp_producer_send(
+/// alone, the whole router, and the bindings' check) goes through here, so
+/// none of them can forget the `short` cast.
+///
+/// # Errors
+/// [`ProfileRouteError::IllegalPartition`] with the truncated partition,
+/// Java-style message included, where the send fails.
+pub const fn cpp_producer_send(
     profile: ClientProfile,
     partition: i32,
     num_partitions: PartitionCount,

@@ -83,6 +83,7 @@ pub use config::{
 };
 pub use cpp::{
     CppBatching, CppRoundRobinRouter, CppSinglePartitionRouter, cpp_partitioned_producer_check,
+    cpp_producer_send,
 };
 pub use cpp_partition_index::cpp_partition_index;
 pub use dotpulsar::DotPulsarRouter;

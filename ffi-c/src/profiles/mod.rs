@@ -15,7 +15,7 @@ use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
     BoostVersion, ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig, ProfileKey,
     ProfileKeying, ProfileMessage, ProfileMode, boost_hash_1_74_x86_64_raw, cpp_partition_index,
-    cpp_partitioned_producer_check, go_atoi, go_partition_index,
+    cpp_producer_send, go_atoi, go_partition_index,
 };
 
 use crate::error::pulsar_routing_status;
@@ -639,10 +639,7 @@ pub unsafe extern "C" fn pulsar_routing_cpp_partitioned_producer_check(
     ffi_panic_boundary! {
         let out = try_out!(partition_out);
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        match cpp_partitioned_producer_check(partition, n) {
-            Ok(p) => out.write(p),
-            Err(_) => return pulsar_routing_status::ProfileIllegalPartition,
-        }
+        out.write(try_ok!(cpp_producer_send(ClientProfile::Cpp, partition, n)));
         pulsar_routing_status::Ok
     }
 }

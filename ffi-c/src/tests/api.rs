@@ -1511,3 +1511,76 @@ fn every_status_has_a_whole_message() {
         assert_eq!(status.message().as_ptr(), status.message().as_ptr());
     }
 }
+
+/// `pulsar_routing_last_error_message(status, ...)`, as a `String`.
+fn last_error(status: S) -> String {
+    let mut buf = [0u8; 256];
+    let mut written = usize::MAX;
+    // SAFETY: live buffers.
+    let got = unsafe {
+        crate::last_error::pulsar_routing_last_error_message(
+            status as u32,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut written,
+        )
+    };
+    assert_eq!(got, S::Ok);
+    String::from_utf8(buf[..written].to_vec()).unwrap()
+}
+
+/// A failed call leaves Java's whole message, values quoted, for its
+/// thread; asked about another status, or before any failure, the static
+/// message stands in; a later failure replaces it.
+#[test]
+fn last_error_message_is_javas_with_its_values() {
+    const SENTINEL: u32 = 0xdead_beef;
+    let mut out = SENTINEL;
+    // SAFETY: a live out-parameter.
+    let status = unsafe { pulsar_routing_check_partition(5, 4, &mut out) };
+    assert_eq!((status, out), (S::IllegalPartitionIndex, SENTINEL));
+    assert_eq!(
+        last_error(status),
+        pulsar_routing_core::RouteError::IllegalPartitionIndex(5).to_string()
+    );
+    assert_eq!(
+        last_error(status),
+        "Illegal partition index chosen by the message routing policy: 5"
+    );
+    // Another status: its static message.
+    assert_eq!(
+        last_error(S::PartitionCountZero),
+        S::PartitionCountZero.message().to_str().unwrap()
+    );
+    // SAFETY: as above.
+    let status = unsafe { pulsar_routing_check_partition(0, 0, &mut out) };
+    assert_eq!(status, S::PartitionCountZero);
+    assert_eq!(
+        last_error(S::IllegalPartitionIndex),
+        S::IllegalPartitionIndex.message().to_str().unwrap()
+    );
+    // Each thread keeps its own.
+    let other = std::thread::spawn(|| last_error(S::PartitionCountZero))
+        .join()
+        .unwrap();
+    assert_eq!(other, S::PartitionCountZero.message().to_str().unwrap());
+    // A short buffer gets the length needed.
+    let mut written = 0usize;
+    let mut tiny = [0u8; 2];
+    // SAFETY: live buffers.
+    let got = unsafe {
+        crate::last_error::pulsar_routing_last_error_message(
+            S::PartitionCountZero as u32,
+            tiny.as_mut_ptr(),
+            tiny.len(),
+            &mut written,
+        )
+    };
+    assert_eq!(got, S::BufferTooSmall);
+    assert_eq!(
+        written,
+        pulsar_routing_core::PartitionCountError::Zero
+            .to_string()
+            .len()
+    );
+}

@@ -337,12 +337,8 @@ pub(crate) fn cpp_partitioned_producer_check(
     num_partitions: i64,
 ) -> PyResult<u32> {
     let n = partition_count(py, num_partitions)?;
-    pulsar_routing::profiles::cpp_partitioned_producer_check(partition, n).map_err(|short| {
-        route_error(CoreRouteError::IllegalPartition {
-            profile: ClientProfile::Cpp,
-            partition: i64::from(short),
-        })
-    })
+    pulsar_routing::profiles::cpp_producer_send(ClientProfile::Cpp, partition, n)
+        .map_err(route_error)
 }
 
 /// Boost 1.74's `boost::hash<std::string>` on x86-64, all 64 bits (C++'s
