@@ -24,8 +24,8 @@ use pulsar_routing_core::lookup::{
     PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError, WithServerMessage,
 };
 use pulsar_routing_owned::lookup::{
-    Coalescer, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction, OwnedMetadataKey,
-    OwnedTopicLookup, coalescer, topic_lookup,
+    Coalescer, Explanation, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction,
+    OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
 };
 
 use crate::error::pulsar_routing_status;
@@ -202,10 +202,10 @@ fn server_code(e: Option<AttemptError>) -> i32 {
 
 /// An action with what every kind has: the attempt and the error behind it
 /// (`OK` and -1 for none).
-fn action_base(attempt: u32, error: Option<LookupError>) -> pulsar_routing_lookup_action {
+fn action_base(e: &Explanation) -> pulsar_routing_lookup_action {
     let mut out = empty_action();
-    out.attempt = attempt;
-    if let Some(e) = error {
+    out.attempt = e.attempt();
+    if let Some(e) = e.error() {
         out.error = match e {
             LookupError::Attempt(a) => attempt_status(a),
             LookupError::DeadlineExceeded { .. } => pulsar_routing_status::LookupDeadlineExceeded,
@@ -354,7 +354,7 @@ fn lookup_action(
     a: &OwnedLookupAction,
     strings: &mut ActionStrings,
 ) -> pulsar_routing_lookup_action {
-    let mut out = action_base(a.attempt(), a.error());
+    let mut out = action_base(a.explanation());
     let addresses = match a.action() {
         LookupAction::SendLookup(r) => {
             out.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP;
@@ -385,7 +385,7 @@ fn lookup_action(
         LookupAction::Ignored(_) => None,
     };
     let (logical, physical) = addresses.unzip();
-    strings.keep(&mut out, logical, physical, a.reason());
+    strings.keep(&mut out, logical, physical, a.explanation().reason());
     out
 }
 
@@ -959,7 +959,7 @@ fn metadata_action(
     a: &OwnedMetadataAction,
     strings: &mut ActionStrings,
 ) -> pulsar_routing_lookup_action {
-    let mut out = action_base(a.attempt(), a.error());
+    let mut out = action_base(a.explanation());
     let mut address = None;
     match a.action() {
         MetadataAction::Connect { address: s, .. } => {
@@ -987,7 +987,7 @@ fn metadata_action(
         MetadataAction::Failed(_) => out.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED,
         MetadataAction::Ignored(_) => {}
     }
-    strings.keep(&mut out, None, address, a.reason());
+    strings.keep(&mut out, None, address, a.explanation().reason());
     out
 }
 

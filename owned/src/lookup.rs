@@ -76,28 +76,74 @@ impl std::hash::Hash for OwnedLookupKey {
 /// the core's `MetadataKey`.
 pub type OwnedMetadataKey = (String, bool, bool);
 
-/// What an action says besides its strings: the error behind it, the
-/// broker's message for a server error, the attempt, and why.
+/// What every action says besides its own fields: the attempt it
+/// concerns, the error behind it, the broker's message, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Explanation {
+pub struct Explanation {
     attempt: u32,
+    error: Option<LookupError>,
     server_message: Option<String>,
     reason: String,
 }
 
 impl Explanation {
     /// `server_message` is the driver's message of the last `Failed`
-    /// response, kept when `error` is a server error.
-    fn new(attempt: u32, error: Option<LookupError>, server_message: &str, reason: String) -> Self {
+    /// response, kept when `error` is a server error; `reason` is the
+    /// action explained with it.
+    fn new(
+        attempt: u32,
+        error: Option<LookupError>,
+        server_message: &str,
+        reason: impl std::fmt::Display,
+    ) -> Self {
         let server = matches!(
             error.and_then(LookupError::attempt_error),
             Some(AttemptError::Server(_))
         );
         Self {
             attempt,
+            error,
             server_message: server.then(|| server_message.to_owned()),
-            reason,
+            reason: reason.to_string(),
         }
+    }
+
+    /// Why the driver took the action (`Display` of the core's
+    /// [`Explained`](pulsar_routing::lookup::Explained)).
+    #[must_use]
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The attempt the action concerns: the request's, the failed one's,
+    /// the successful one's (topic lookup), or the attempts made for a
+    /// failure; 0 when ignored and for the metadata's `Done`.
+    #[must_use]
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// The error behind the action: the failure, or the cause of a retry.
+    #[must_use]
+    pub fn error(&self) -> Option<LookupError> {
+        self.error
+    }
+
+    /// The broker's message, when the error behind the action is a server
+    /// error.
+    #[must_use]
+    pub fn server_message(&self) -> Option<&str> {
+        self.server_message.as_deref()
+    }
+
+    /// The text of [`error`](Self::error), with the broker's message after a
+    /// server error.
+    #[must_use]
+    pub fn error_text(&self) -> Option<String> {
+        self.error.map(|e| {
+            e.with_server_message(self.server_message().unwrap_or(""))
+                .to_string()
+        })
     }
 }
 
@@ -161,9 +207,8 @@ impl OwnedLookupAction {
             action,
             logical,
             physical,
-            explanation: Explanation::new(0, None, "", String::new()),
+            explanation: Explanation::new(0, None, "", ""),
         };
-        let message = lookup.server_message();
         let view = owned.action();
         let attempt = match view {
             LookupAction::SendLookup(s) => s.attempt,
@@ -172,9 +217,14 @@ impl OwnedLookupAction {
             LookupAction::Failed(_) => lookup.attempts(),
             LookupAction::Ignored(_) => 0,
         };
-        let error = error_of_lookup(view);
-        let reason = view.explain(message).to_string();
-        owned.explanation = Explanation::new(attempt, error, message, reason);
+        let error = match view {
+            LookupAction::RetryAt { cause, .. } => Some(LookupError::Attempt(cause)),
+            LookupAction::Failed(e) => Some(e),
+            _ => None,
+        };
+        let message = lookup.server_message();
+        let explanation = Explanation::new(attempt, error, message, view.explain(message));
+        owned.explanation = explanation;
         owned
     }
 
@@ -196,54 +246,11 @@ impl OwnedLookupAction {
         }
     }
 
-    /// Why the driver took it (`Display` of the core's
-    /// [`Explained`](pulsar_routing::lookup::Explained)).
+    /// The attempt, the error, the broker's message and the reason.
     #[must_use]
-    pub fn reason(&self) -> &str {
-        &self.explanation.reason
+    pub fn explanation(&self) -> &Explanation {
+        &self.explanation
     }
-
-    /// The attempt it concerns: the request's, the failed one's, the
-    /// successful one's, or the attempts made for a failure; 0 when
-    /// ignored.
-    #[must_use]
-    pub fn attempt(&self) -> u32 {
-        self.explanation.attempt
-    }
-
-    /// The error behind it: the failure, or the cause of a retry.
-    #[must_use]
-    pub fn error(&self) -> Option<LookupError> {
-        error_of_lookup(self.action)
-    }
-
-    /// The broker's message, when the error behind it is a server error.
-    #[must_use]
-    pub fn server_message(&self) -> Option<&str> {
-        self.explanation.server_message.as_deref()
-    }
-
-    /// The text of [`error`](Self::error), with the broker's message after a
-    /// server error.
-    #[must_use]
-    pub fn error_text(&self) -> Option<String> {
-        error_text(self.error(), self.server_message())
-    }
-}
-
-fn error_of_lookup(action: LookupAction<'_>) -> Option<LookupError> {
-    match action {
-        LookupAction::RetryAt { cause, .. } => Some(LookupError::Attempt(cause)),
-        LookupAction::Failed(e) => Some(e),
-        _ => None,
-    }
-}
-
-fn error_text(error: Option<LookupError>, server_message: Option<&str>) -> Option<String> {
-    error.map(|e| {
-        e.with_server_message(server_message.unwrap_or(""))
-            .to_string()
-    })
 }
 
 /// A [`MetadataAction`] that owns its strings, with its reason.
@@ -297,21 +304,24 @@ impl OwnedMetadataAction {
             MetadataAction::Failed(e) => (MetadataAction::Failed(e), String::new()),
             MetadataAction::Ignored(why) => (MetadataAction::Ignored(why), String::new()),
         };
-        let attempt = match action {
+        let (attempt, error) = match action {
             MetadataAction::Connect { attempt, .. }
-            | MetadataAction::SendPartitionedMetadata { attempt, .. }
-            | MetadataAction::RetryAt { attempt, .. } => attempt,
-            MetadataAction::Failed(_) => metadata.attempts(),
-            MetadataAction::Done(_) | MetadataAction::Ignored(_) => 0,
+            | MetadataAction::SendPartitionedMetadata { attempt, .. } => (attempt, None),
+            MetadataAction::RetryAt { attempt, cause, .. } => {
+                (attempt, Some(LookupError::Attempt(cause)))
+            }
+            MetadataAction::Failed(e) => (metadata.attempts(), Some(e)),
+            MetadataAction::Done(_) | MetadataAction::Ignored(_) => (0, None),
         };
         let mut owned = Self {
             action,
             address,
-            explanation: Explanation::new(0, None, "", String::new()),
+            explanation: Explanation::new(0, None, "", ""),
         };
         let message = metadata.server_message();
-        let reason = owned.action().explain(message).to_string();
-        owned.explanation = Explanation::new(attempt, owned.error(), message, reason);
+        let explanation =
+            Explanation::new(attempt, error, message, owned.action().explain(message));
+        owned.explanation = explanation;
         owned
     }
 
@@ -327,40 +337,10 @@ impl OwnedMetadataAction {
         }
     }
 
-    /// Why the driver took it.
+    /// The attempt, the error, the broker's message and the reason.
     #[must_use]
-    pub fn reason(&self) -> &str {
-        &self.explanation.reason
-    }
-
-    /// The attempt it concerns (the attempts made, for a failure); 0 for
-    /// `Done` and when ignored.
-    #[must_use]
-    pub fn attempt(&self) -> u32 {
-        self.explanation.attempt
-    }
-
-    /// The error behind it: the failure, or the cause of a retry.
-    #[must_use]
-    pub fn error(&self) -> Option<LookupError> {
-        match self.action {
-            MetadataAction::RetryAt { cause, .. } => Some(LookupError::Attempt(cause)),
-            MetadataAction::Failed(e) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// The broker's message, when the error behind it is a server error.
-    #[must_use]
-    pub fn server_message(&self) -> Option<&str> {
-        self.explanation.server_message.as_deref()
-    }
-
-    /// The text of [`error`](Self::error), with the broker's message after a
-    /// server error.
-    #[must_use]
-    pub fn error_text(&self) -> Option<String> {
-        error_text(self.error(), self.server_message())
+    pub fn explanation(&self) -> &Explanation {
+        &self.explanation
     }
 }
 
@@ -378,11 +358,12 @@ mod tests {
         };
         assert_eq!((s.logical_address, s.attempt), ("pulsar://proxy:6650", 1));
         assert_eq!(
-            first.reason(),
+            first.explanation().reason(),
             "first lookup, at the service address, non-authoritative"
         );
         let failed = LookupResponse::failed(ServerError::ServiceNotReady, "busy");
         let retry = OwnedLookupAction::drive(&mut l, |l| l.on_response(&failed, 3));
+        let retry = retry.explanation();
         assert_eq!(retry.server_message(), Some("busy"));
         assert_eq!(
             retry.error_text().as_deref(),

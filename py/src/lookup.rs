@@ -10,8 +10,8 @@ use pulsar_routing::lookup::{
     PartitionedMetadataLookup, PartitionedMetadataResponse, ProducerStartPlan, ServerError,
 };
 use pulsar_routing_owned::lookup::{
-    Coalescer, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction, OwnedMetadataKey,
-    OwnedTopicLookup, coalescer, topic_lookup,
+    Coalescer, Explanation, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction,
+    OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -278,44 +278,31 @@ fn chain_of(l: &OwnedTopicLookup) -> Vec<(String, bool)> {
 
 impl PyLookupAction {
     /// The fields every action has: the attempt, the error, the reason.
-    fn new(
-        kind: &'static str,
-        attempt: u32,
-        error: Option<LookupError>,
-        error_text: Option<String>,
-        server_message: Option<&str>,
-        reason: &str,
-    ) -> Self {
+    fn new(e: &Explanation, chain: Vec<(String, bool)>) -> Self {
+        let error = e.error();
         let server = match error.and_then(LookupError::attempt_error) {
             Some(AttemptError::Server(s)) => Some(s.name()),
             _ => None,
         };
         Self {
-            kind,
-            attempt,
-            error: error_text,
+            kind: "ignored",
+            attempt: e.attempt(),
+            error: e.error_text(),
             error_kind: error.map(|e| match e {
                 LookupError::Attempt(x) => attempt_kind(x),
                 _ => "deadline_exceeded",
             }),
             server_error: server,
-            server_message: server.and(server_message.map(str::to_owned)),
-            reason: reason.to_owned(),
+            server_message: e.server_message().map(str::to_owned),
+            chain,
+            reason: e.reason().to_owned(),
             lookup_error: error.map(LookupErrorBox),
             ..Self::default()
         }
     }
 
     fn from_lookup(a: &OwnedLookupAction, chain: Vec<(String, bool)>) -> Self {
-        let mut out = Self::new(
-            "ignored",
-            a.attempt(),
-            a.error(),
-            a.error_text(),
-            a.server_message(),
-            a.reason(),
-        );
-        out.chain = chain;
+        let mut out = Self::new(a.explanation(), chain);
         match a.action() {
             LookupAction::SendLookup(s) => {
                 out.kind = "send_lookup";
@@ -347,14 +334,7 @@ impl PyLookupAction {
     }
 
     fn from_metadata(a: &OwnedMetadataAction) -> Self {
-        let mut out = Self::new(
-            "ignored",
-            a.attempt(),
-            a.error(),
-            a.error_text(),
-            a.server_message(),
-            a.reason(),
-        );
+        let mut out = Self::new(a.explanation(), Vec::new());
         match a.action() {
             MetadataAction::Connect { address, .. } => {
                 out.kind = "connect";
