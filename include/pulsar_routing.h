@@ -1422,6 +1422,14 @@ typedef struct pulsar_routing_lookup_action {
    deadline), or -1.
    */
   int32_t server_error;
+  /*
+   Why the driver took this action, in words (NUL-terminated UTF-8,
+   never NULL): the same text in every binding, e.g. `"redirect 1 to
+   pulsar://broker-2:6650, with the response's authoritative=True"`,
+   with the broker's message after a server error (its NUL bytes, if
+   any, dropped). Belongs to the handle, like the addresses.
+   */
+  const char *reason;
 } pulsar_routing_lookup_action;
 
 /*

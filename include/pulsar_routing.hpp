@@ -1535,6 +1535,15 @@ struct lookup_action {
     int32_t server_error = -1;
     /// The full text of `error` (Java's message where it has one), or "".
     std::string error_message;
+
+    /// Why the driver took this action, in words: the same text as in C,
+    /// Python and Go (e.g. "redirect 1 to pulsar://b2:6650, with the
+    /// response's authoritative=True").
+    const std::string &reason() const noexcept { return reason_; }
+
+  private:
+    friend class topic_lookup;
+    std::string reason_;
 };
 
 /// A `CommandLookupTopicResponse`; an absent field is `std::nullopt` (or
@@ -1685,6 +1694,7 @@ private:
         out.partitions = a.partitions;
         out.error = a.error;
         out.server_error = a.server_error;
+        out.reason_ = a.reason != nullptr ? a.reason : "";
         if (a.error != PULSAR_ROUTING_STATUS_OK) {
             out.error_message = detail::read_string([&](uint8_t *buf, size_t len, size_t *written) {
                 return pulsar_routing_topic_lookup_error_message(handle_.get(), buf, len, written);

@@ -19,10 +19,13 @@ use std::ffi::CString;
 use std::sync::Mutex;
 
 use pulsar_routing_core::lookup::{
-    Admission, AttemptError, Backoff, Hop, InFlightLookup, LookupAction, LookupCoalescer,
-    LookupError, LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType,
-    MetadataAction, MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse,
-    ServerError, TopicLookup,
+    Admission, AttemptError, Backoff, CoalesceError, LookupAction, LookupError, LookupOptions,
+    LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataAction, MetadataOptions,
+    PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError, WithServerMessage,
+};
+use pulsar_routing_owned::lookup::{
+    Coalescer, Explanation, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction,
+    OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
 };
 
 use crate::error::pulsar_routing_status;
@@ -142,6 +145,12 @@ pub struct pulsar_routing_lookup_action {
     /// The `ServerError` code behind `error` (the last attempt's, for a
     /// deadline), or -1.
     pub server_error: i32,
+    /// Why the driver took this action, in words (NUL-terminated UTF-8,
+    /// never NULL): the same text in every binding, e.g. `"redirect 1 to
+    /// pulsar://broker-2:6650, with the response's authoritative=True"`,
+    /// with the broker's message after a server error (its NUL bytes, if
+    /// any, dropped). Belongs to the handle, like the addresses.
+    pub reason: *const c_char,
 }
 
 /// An IGNORED action with every other field empty.
@@ -161,6 +170,7 @@ const fn empty_action() -> pulsar_routing_lookup_action {
         partitions: 0,
         error: pulsar_routing_status::Ok,
         server_error: -1,
+        reason: core::ptr::null(),
     }
 }
 
@@ -190,14 +200,62 @@ fn server_code(e: Option<AttemptError>) -> i32 {
     }
 }
 
-fn error_fields(e: LookupError) -> (pulsar_routing_status, i32) {
-    match e {
-        LookupError::Attempt(a) => (attempt_status(a), server_code(Some(a))),
-        LookupError::DeadlineExceeded { last, .. } => (
-            pulsar_routing_status::LookupDeadlineExceeded,
-            server_code(last),
-        ),
-        _ => (pulsar_routing_status::Panic, -1),
+/// An action with what every kind has: the attempt and the error behind it
+/// (`OK` and -1 for none).
+fn action_base(e: &Explanation) -> pulsar_routing_lookup_action {
+    let mut out = empty_action();
+    out.attempt = e.attempt();
+    if let Some(e) = e.error() {
+        out.error = match e {
+            LookupError::Attempt(a) => attempt_status(a),
+            LookupError::DeadlineExceeded { .. } => pulsar_routing_status::LookupDeadlineExceeded,
+            // The enum is non_exhaustive: a new variant needs a code here.
+            _ => pulsar_routing_status::Panic,
+        };
+        out.server_error = server_code(e.attempt_error());
+    }
+    out
+}
+
+/// The strings of a handle's last action, which its pointers point into.
+#[derive(Default)]
+struct ActionStrings {
+    logical: CString,
+    physical: CString,
+    reason: CString,
+}
+
+impl ActionStrings {
+    /// Keeps the strings and points `out` at them; `None` stays NULL.
+    fn keep(
+        &mut self,
+        out: &mut pulsar_routing_lookup_action,
+        logical: Option<&str>,
+        physical: Option<&str>,
+        reason: &str,
+    ) {
+        self.reason = c_string(reason);
+        out.reason = self.reason.as_ptr();
+        if let Some(l) = logical {
+            self.logical = c_string(l);
+            out.logical_address = self.logical.as_ptr();
+        }
+        if let Some(p) = physical {
+            self.physical = c_string(p);
+            out.physical_address = self.physical.as_ptr();
+        }
+    }
+}
+
+/// Writes the text of a driver's error (nothing when none) to `buf`.
+fn write_error(
+    error: Option<WithServerMessage<'_>>,
+    buf: OutBuf<'_>,
+    written: Out<'_, usize>,
+) -> pulsar_routing_status {
+    match error {
+        Some(e) => write_display(e, buf, written),
+        None => write_display("", buf, written),
     }
 }
 
@@ -284,158 +342,65 @@ pub struct pulsar_routing_topic_lookup {
 }
 
 pub(crate) struct TopicLookupHandle {
-    inner: Mutex<TopicLookupInner>,
-}
-
-struct TopicLookupInner {
-    lookup: TopicLookup<Vec<Hop>>,
-    logical: CString,
-    physical: CString,
+    inner: Mutex<(OwnedTopicLookup, ActionStrings)>,
 }
 
 impl BoxCastable for pulsar_routing_topic_lookup {
     type RustType = TopicLookupHandle;
 }
 
-impl TopicLookupInner {
-    fn convert(&mut self, action: Action) -> pulsar_routing_lookup_action {
-        let mut out = empty_action();
-        match action {
-            Action::Send {
-                logical,
-                physical,
-                authoritative,
-                send_properties,
-                redirects,
-                attempt,
-            } => {
-                self.logical = c_string(&logical);
-                self.physical = c_string(&physical);
-                out.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP;
-                out.logical_address = self.logical.as_ptr();
-                out.physical_address = self.physical.as_ptr();
-                out.authoritative = authoritative;
-                out.send_properties = send_properties;
-                out.redirects = redirects;
-                out.attempt = attempt;
-            }
-            Action::Retry {
-                at_ms,
-                delay_ms,
-                cause,
-                attempt,
-            } => {
-                out.kind = PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT;
-                out.at_ms = at_ms;
-                out.delay_ms = delay_ms;
-                out.error = attempt_status(cause);
-                out.server_error = server_code(Some(cause));
-                out.attempt = attempt;
-            }
-            Action::Done {
-                logical,
-                physical,
-                use_proxy,
-                authoritative,
-                redirects,
-                attempts,
-            } => {
-                self.logical = c_string(&logical);
-                self.physical = c_string(&physical);
-                out.kind = PULSAR_ROUTING_LOOKUP_ACTION_DONE;
-                out.logical_address = self.logical.as_ptr();
-                out.physical_address = self.physical.as_ptr();
-                out.use_proxy = use_proxy;
-                out.authoritative = authoritative;
-                out.redirects = redirects;
-                out.attempt = attempts;
-            }
-            Action::Failed(e) => {
-                out.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED;
-                (out.error, out.server_error) = error_fields(e);
-                out.attempt = self.lookup.attempts();
-            }
-            Action::Ignored => {}
+/// The C form of a topic lookup's action, its strings kept in `strings`.
+fn lookup_action(
+    a: &OwnedLookupAction,
+    strings: &mut ActionStrings,
+) -> pulsar_routing_lookup_action {
+    let mut out = action_base(a.explanation());
+    let addresses = match a.action() {
+        LookupAction::SendLookup(r) => {
+            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP;
+            out.authoritative = r.authoritative;
+            out.send_properties = r.send_properties;
+            out.redirects = r.redirects;
+            Some((r.logical_address, r.physical_address))
         }
-        out
-    }
-}
-
-/// An action without the borrow of the driver.
-enum Action {
-    Send {
-        logical: String,
-        physical: String,
-        authoritative: bool,
-        send_properties: bool,
-        redirects: u32,
-        attempt: u32,
-    },
-    Retry {
-        at_ms: u64,
-        delay_ms: u64,
-        cause: AttemptError,
-        attempt: u32,
-    },
-    Done {
-        logical: String,
-        physical: String,
-        use_proxy: bool,
-        authoritative: bool,
-        redirects: u32,
-        attempts: u32,
-    },
-    Failed(LookupError),
-    Ignored,
-}
-
-impl From<LookupAction<'_>> for Action {
-    fn from(a: LookupAction<'_>) -> Self {
-        match a {
-            LookupAction::SendLookup(r) => Self::Send {
-                logical: r.logical_address.to_owned(),
-                physical: r.physical_address.to_owned(),
-                authoritative: r.authoritative,
-                send_properties: r.send_properties,
-                redirects: r.redirects,
-                attempt: r.attempt,
-            },
-            LookupAction::RetryAt {
-                at_ms,
-                delay_ms,
-                cause,
-                attempt,
-            } => Self::Retry {
-                at_ms,
-                delay_ms,
-                cause,
-                attempt,
-            },
-            LookupAction::Done(r) => Self::Done {
-                logical: r.logical_address.to_owned(),
-                physical: r.physical_address.to_owned(),
-                use_proxy: r.use_proxy,
-                authoritative: r.authoritative,
-                redirects: r.redirects,
-                attempts: r.attempts,
-            },
-            LookupAction::Failed(e) => Self::Failed(e),
-            _ => Self::Ignored,
+        LookupAction::RetryAt {
+            at_ms, delay_ms, ..
+        } => {
+            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT;
+            out.at_ms = at_ms;
+            out.delay_ms = delay_ms;
+            None
         }
-    }
+        LookupAction::Done(r) => {
+            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_DONE;
+            out.use_proxy = r.use_proxy;
+            out.authoritative = r.authoritative;
+            out.redirects = r.redirects;
+            Some((r.logical_address, r.physical_address))
+        }
+        LookupAction::Failed(_) => {
+            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED;
+            None
+        }
+        LookupAction::Ignored(_) => None,
+    };
+    let (logical, physical) = addresses.unzip();
+    strings.keep(&mut out, logical, physical, a.explanation().reason());
+    out
 }
 
 /// Runs `f` on the locked driver and writes the action.
 fn drive(
     handle: &TopicLookupHandle,
     out: Out<'_, pulsar_routing_lookup_action>,
-    f: impl FnOnce(&mut TopicLookup<Vec<Hop>>) -> Action,
+    f: impl for<'a> FnOnce(&'a mut OwnedTopicLookup) -> LookupAction<'a>,
 ) -> pulsar_routing_status {
     // A poisoned lock means an earlier call panicked: the state is still
     // memory-safe, and the status of that call said so.
     let mut inner = lock(&handle.inner);
-    let action = f(&mut inner.lookup);
-    out.write(inner.convert(action));
+    let (lookup, strings) = &mut *inner;
+    let action = OwnedLookupAction::drive(lookup, f);
+    out.write(lookup_action(&action, strings));
     pulsar_routing_status::Ok
 }
 
@@ -480,17 +445,12 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_new(
             },
             None => LookupOptions::default(),
         };
-        let chain = vec![Hop::EMPTY; chain_capacity.min(4096)];
-        let lookup = match TopicLookup::new(service, options, chain) {
+        let lookup = match topic_lookup(service, options, chain_capacity) {
             Ok(l) => l,
             Err(e) => return attempt_status(e),
         };
         out.write(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(TopicLookupHandle {
-            inner: Mutex::new(TopicLookupInner {
-                lookup,
-                logical: CString::default(),
-                physical: CString::default(),
-            }),
+            inner: Mutex::new((lookup, ActionStrings::default())),
         }));
         pulsar_routing_status::Ok
     }
@@ -532,7 +492,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_start(
     ffi_panic_boundary! {
         let handle = try_box_ref!(lookup);
         let out = try_out!(action_out);
-        drive(handle, out, |l| l.start(now_ms).into())
+        drive(handle, out, |l| l.start(now_ms))
     }
 }
 
@@ -599,7 +559,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_response(
             error,
             message,
         };
-        drive(handle, out, |l| l.on_response(&response, now_ms).into())
+        drive(handle, out, |l| l.on_response(&response, now_ms))
     }
 }
 
@@ -622,7 +582,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_connection_failed(
     ffi_panic_boundary! {
         let handle = try_box_ref!(lookup);
         let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_connection_failed(now_ms).into())
+        drive(handle, out, |l| l.on_connection_failed(now_ms))
     }
 }
 
@@ -645,7 +605,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_request_timeout(
     ffi_panic_boundary! {
         let handle = try_box_ref!(lookup);
         let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_request_timeout(now_ms).into())
+        drive(handle, out, |l| l.on_request_timeout(now_ms))
     }
 }
 
@@ -673,7 +633,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_throttled(
         let handle = try_box_ref!(lookup);
         let out = try_out!(action_out);
         let error = AttemptError::TooManyRequests { in_flight, queued };
-        drive(handle, out, |l| l.on_attempt_error(error, now_ms).into())
+        drive(handle, out, |l| l.on_attempt_error(error, now_ms))
     }
 }
 
@@ -696,7 +656,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_retry_timer(
     ffi_panic_boundary! {
         let handle = try_box_ref!(lookup);
         let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_retry_timer(now_ms).into())
+        drive(handle, out, |l| l.on_retry_timer(now_ms))
     }
 }
 
@@ -726,33 +686,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_error_message(
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
         let inner = lock(&handle.inner);
-        write_display(error_text(&inner.lookup), buf, written)
-    }
-}
-
-fn error_text(l: &TopicLookup<Vec<Hop>>) -> String {
-    with_server_message(l.error(), l.last_attempt_error(), l.server_message())
-}
-
-/// The failure (or the last attempt's error), with the broker's message
-/// after a server error.
-fn with_server_message(
-    error: Option<LookupError>,
-    last: Option<AttemptError>,
-    message: &str,
-) -> String {
-    let text = match error {
-        Some(e) => e.to_string(),
-        None => last.map(|e| e.to_string()).unwrap_or_default(),
-    };
-    let server = matches!(
-        error.and_then(LookupError::attempt_error).or(last),
-        Some(AttemptError::Server(_))
-    );
-    if server && !message.is_empty() {
-        format!("{text}: {message}")
-    } else {
-        text
+        write_error(inner.0.explain_error(), buf, written)
     }
 }
 
@@ -774,7 +708,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_len(
         let handle = try_box_ref!(lookup);
         let out = try_out!(len_out);
         let inner = lock(&handle.inner);
-        out.write(inner.lookup.chain().count());
+        out.write(inner.0.chain().count());
         pulsar_routing_status::Ok
     }
 }
@@ -808,7 +742,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_hop(
         let written = try_out!(written);
         let auth = try_out!(authoritative_out);
         let inner = lock(&handle.inner);
-        let Some(hop) = inner.lookup.chain().nth(index) else {
+        let Some(hop) = inner.0.chain().nth(index) else {
             return pulsar_routing_status::LookupHopIndexOutOfRange;
         };
         let status = write_display(hop.address, buf, written);
@@ -851,7 +785,7 @@ pub struct pulsar_routing_partitioned_metadata {
 }
 
 pub(crate) struct MetadataHandle {
-    inner: Mutex<(PartitionedMetadataLookup, CString)>,
+    inner: Mutex<(PartitionedMetadataLookup, ActionStrings)>,
 }
 
 impl BoxCastable for pulsar_routing_partitioned_metadata {
@@ -900,7 +834,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
             Err(e) => return attempt_status(e),
         };
         out.write(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(MetadataHandle {
-            inner: Mutex::new((m, CString::default())),
+            inner: Mutex::new((m, ActionStrings::default())),
         }));
         pulsar_routing_status::Ok
     }
@@ -995,9 +929,13 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
                 None => return pulsar_routing_status::UnknownServerError,
             },
         };
+        // The events are numbered from 0; RETRY_TIMER is the last.
+        if event > PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER {
+            return pulsar_routing_status::LookupUnknownEvent;
+        }
         let mut guard = lock(&handle.inner);
-        let (m, address) = &mut *guard;
-        let action = match event {
+        let (m, strings) = &mut *guard;
+        let action = OwnedMetadataAction::drive(m, |m| match event {
             PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START => m.start(now_ms),
             PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED => m.on_connected(flag, now_ms),
             PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_SUCCESS => {
@@ -1009,43 +947,48 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
             PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTION_FAILED => {
                 m.on_connection_failed(now_ms)
             }
-            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER => m.on_retry_timer(now_ms),
-            _ => return pulsar_routing_status::LookupUnknownEvent,
-        };
-        let mut a = empty_action();
-        match action {
-            MetadataAction::Connect { address: s, attempt } => {
-                *address = c_string(s);
-                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_CONNECT;
-                a.physical_address = address.as_ptr();
-                a.attempt = attempt;
-            }
-            MetadataAction::SendPartitionedMetadata { metadata_auto_creation, attempt } => {
-                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA;
-                a.metadata_auto_creation = metadata_auto_creation;
-                a.attempt = attempt;
-            }
-            MetadataAction::RetryAt { at_ms, delay_ms, cause, attempt } => {
-                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT;
-                a.at_ms = at_ms;
-                a.delay_ms = delay_ms;
-                a.error = attempt_status(cause);
-                a.server_error = server_code(Some(cause));
-                a.attempt = attempt;
-            }
-            MetadataAction::Done(plan) => {
-                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_DONE;
-                a.partitions = plan.partitions;
-            }
-            MetadataAction::Failed(e) => {
-                a.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED;
-                (a.error, a.server_error) = error_fields(e);
-            }
-            _ => {}
-        }
-        out.write(a);
+            _ => m.on_retry_timer(now_ms),
+        });
+        out.write(metadata_action(&action, strings));
         pulsar_routing_status::Ok
     }
+}
+
+/// The C form of a metadata lookup's action, its strings kept in `strings`.
+fn metadata_action(
+    a: &OwnedMetadataAction,
+    strings: &mut ActionStrings,
+) -> pulsar_routing_lookup_action {
+    let mut out = action_base(a.explanation());
+    let mut address = None;
+    match a.action() {
+        MetadataAction::Connect { address: s, .. } => {
+            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_CONNECT;
+            address = Some(s);
+        }
+        MetadataAction::SendPartitionedMetadata {
+            metadata_auto_creation,
+            ..
+        } => {
+            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA;
+            out.metadata_auto_creation = metadata_auto_creation;
+        }
+        MetadataAction::RetryAt {
+            at_ms, delay_ms, ..
+        } => {
+            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT;
+            out.at_ms = at_ms;
+            out.delay_ms = delay_ms;
+        }
+        MetadataAction::Done(plan) => {
+            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_DONE;
+            out.partitions = plan.partitions;
+        }
+        MetadataAction::Failed(_) => out.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED,
+        MetadataAction::Ignored(_) => {}
+    }
+    strings.keep(&mut out, None, address, a.explanation().reason());
+    out
 }
 
 /// Writes the text of the metadata lookup's error (UTF-8, no NUL) to
@@ -1073,13 +1016,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_error_message(
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
         let guard = lock(&handle.inner);
-        let m = &guard.0;
-        let text = with_server_message(
-            m.error(),
-            m.last_attempt_error(),
-            m.server_message(),
-        );
-        write_display(text, buf, written)
+        write_error(guard.0.explain_error(), buf, written)
     }
 }
 
@@ -1123,31 +1060,8 @@ pub struct pulsar_routing_lookup_coalescer {
     _private: [u8; 0],
 }
 
-/// The owned key: the topic and the properties sorted by name, so equal
-/// maps compare equal whatever their order.
-#[derive(PartialEq, Eq, Debug, Clone)]
-pub(crate) struct OwnedKey {
-    topic: String,
-    properties: Vec<(String, String)>,
-}
-
-impl OwnedKey {
-    pub(crate) fn new(topic: &str, properties: impl IntoIterator<Item = (String, String)>) -> Self {
-        let mut map = std::collections::BTreeMap::new();
-        for (k, v) in properties {
-            map.insert(k, v);
-        }
-        Self {
-            topic: topic.to_owned(),
-            properties: map.into_iter().collect(),
-        }
-    }
-}
-
 /// What a coalescer handle holds.
-pub(crate) struct CoalescerHandle(
-    Mutex<LookupCoalescer<OwnedKey, Vec<Option<InFlightLookup<OwnedKey>>>>>,
-);
+pub(crate) struct CoalescerHandle(Mutex<Coalescer<OwnedLookupKey>>);
 
 impl BoxCastable for pulsar_routing_lookup_coalescer {
     type RustType = CoalescerHandle;
@@ -1166,9 +1080,8 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_new(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(coalescer_out);
-        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect::<Vec<_>>();
         out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_coalescer>(CoalescerHandle(
-            Mutex::new(LookupCoalescer::new(slots)),
+            Mutex::new(coalescer(capacity)),
         )));
         pulsar_routing_status::Ok
     }
@@ -1200,7 +1113,7 @@ unsafe fn read_key(
     names: *const *const c_char,
     values: *const *const c_char,
     count: usize,
-) -> Result<OwnedKey, pulsar_routing_status> {
+) -> Result<OwnedLookupKey, pulsar_routing_status> {
     // SAFETY: NULL or a valid string by the contract.
     let topic = unsafe { opt_cstr(topic) }?.ok_or(pulsar_routing_status::NullParameter)?;
     let mut props = Vec::new();
@@ -1219,7 +1132,10 @@ unsafe fn read_key(
             props.push((n.to_owned(), v.to_owned()));
         }
     }
-    Ok(OwnedKey::new(topic, props))
+    Ok(OwnedLookupKey {
+        topic: topic.to_owned(),
+        properties: props,
+    })
 }
 
 /// Joins the lookup of (`topic`, properties): `*leader_out` is true when
@@ -1254,19 +1170,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_join(
             Ok(k) => k,
             Err(e) => return e,
         };
-        let mut table = lock(&table.0);
-        match table.join(key) {
-            Ok(joined) => {
-                let n = table.get(joined.slot()).map_or(1, |e| e.waiters);
-                leader.write(joined.is_leader());
-                waiters.write(n);
-                pulsar_routing_status::Ok
-            }
-            Err(pulsar_routing_core::lookup::CoalesceError::TableFull { .. }) => {
-                pulsar_routing_status::LookupCoalescingTableFull
-            }
-            Err(_) => pulsar_routing_status::LookupTooManyWaiters,
-        }
+        join(&table.0, key, leader, waiters)
     }
 }
 
@@ -1303,6 +1207,26 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_complete(
     }
 }
 
+/// Joins `key`'s lookup in `table`, writing the outputs on success.
+fn join<K: PartialEq>(
+    table: &Mutex<Coalescer<K>>,
+    key: K,
+    leader: Out<'_, bool>,
+    waiters: Out<'_, u32>,
+) -> pulsar_routing_status {
+    let mut table = lock(table);
+    match table.join(key) {
+        Ok(joined) => {
+            let n = table.get(joined.slot()).map_or(1, |e| e.waiters);
+            leader.write(joined.is_leader());
+            waiters.write(n);
+            pulsar_routing_status::Ok
+        }
+        Err(CoalesceError::TableFull { .. }) => pulsar_routing_status::LookupCoalescingTableFull,
+        Err(_) => pulsar_routing_status::LookupTooManyWaiters,
+    }
+}
+
 /// The table of partitioned-metadata requests in flight, keyed by (topic,
 /// `metadata_auto_creation`, `use_fallback_for_non_pip344`) as Java's
 /// `InProgressDeduplicationDecoratorLookupService` keys them. Made by
@@ -1312,13 +1236,8 @@ pub struct pulsar_routing_lookup_metadata_coalescer {
     _private: [u8; 0],
 }
 
-/// The owned key of a partitioned-metadata request.
-type OwnedMetadataKey = (String, bool, bool);
-
 /// What a metadata coalescer handle holds.
-pub(crate) struct MetadataCoalescerHandle(
-    Mutex<LookupCoalescer<OwnedMetadataKey, Vec<Option<InFlightLookup<OwnedMetadataKey>>>>>,
-);
+pub(crate) struct MetadataCoalescerHandle(Mutex<Coalescer<OwnedMetadataKey>>);
 
 impl BoxCastable for pulsar_routing_lookup_metadata_coalescer {
     type RustType = MetadataCoalescerHandle;
@@ -1341,9 +1260,8 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_new(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(coalescer_out);
-        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect::<Vec<_>>();
         out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_metadata_coalescer>(
-            MetadataCoalescerHandle(Mutex::new(LookupCoalescer::new(slots))),
+            MetadataCoalescerHandle(Mutex::new(coalescer(capacity))),
         ));
         pulsar_routing_status::Ok
     }
@@ -1399,19 +1317,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_join(
             Err(e) => return e,
         };
         let key = (topic.to_owned(), metadata_auto_creation, use_fallback_for_non_pip344);
-        let mut table = lock(&table.0);
-        match table.join(key) {
-            Ok(joined) => {
-                let n = table.get(joined.slot()).map_or(1, |e| e.waiters);
-                leader.write(joined.is_leader());
-                waiters.write(n);
-                pulsar_routing_status::Ok
-            }
-            Err(pulsar_routing_core::lookup::CoalesceError::TableFull { .. }) => {
-                pulsar_routing_status::LookupCoalescingTableFull
-            }
-            Err(_) => pulsar_routing_status::LookupTooManyWaiters,
-        }
+        join(&table.0, key, leader, waiters)
     }
 }
 

@@ -65,6 +65,7 @@ static void leader_change_redirect_and_proxy(void) {
     CHECK(pulsar_routing_topic_lookup_start(l, 1000, &a) == S(OK));
     CHECK(a.kind == A(SEND_LOOKUP) && !a.authoritative && a.send_properties);
     CHECK(strcmp(a.logical_address, SERVICE) == 0);
+    CHECK(strcmp(a.reason, "first lookup, at the service address, non-authoritative") == 0);
 
     /* The leader is changing: ServiceNotReady (6) is retried after ~100 ms. */
     pulsar_routing_lookup_response not_ready = response(2, NULL, false, false);
@@ -73,6 +74,12 @@ static void leader_change_redirect_and_proxy(void) {
     CHECK(pulsar_routing_topic_lookup_on_response(l, &not_ready, 1005, &a) == S(OK));
     CHECK(a.kind == A(RETRY_AT) && a.error == S(LOOKUP_SERVER_ERROR) && a.server_error == 6);
     CHECK(a.delay_ms >= 90 && a.delay_ms <= 100 && a.at_ms == 1005 + a.delay_ms);
+    char why[256];
+    snprintf(why, sizeof why,
+             "attempt 1 failed (the broker failed the lookup with ServiceNotReady: leader "
+             "changing); retriable, backing off %llu ms",
+             (unsigned long long)a.delay_ms);
+    CHECK(strcmp(a.reason, why) == 0);
     uint8_t buf[256];
     size_t written = 0;
     CHECK(pulsar_routing_topic_lookup_error_message(l, buf, sizeof buf, &written) == S(OK));
@@ -91,12 +98,17 @@ static void leader_change_redirect_and_proxy(void) {
     /* Java connects to the redirect target directly, whatever the proxy flag. */
     CHECK(a.kind == A(SEND_LOOKUP) && a.authoritative);
     CHECK(strcmp(a.physical_address, "pulsar://broker-1:6650") == 0);
+    CHECK(strcmp(a.reason,
+                 "redirect 1 to pulsar://broker-1:6650, with the response's authoritative=True") ==
+          0);
 
     r = response(1, "pulsar://broker-2:6650", true, true);
     CHECK(pulsar_routing_topic_lookup_on_response(l, &r, at + 2, &a) == S(OK));
     CHECK(a.kind == A(DONE) && a.use_proxy && a.authoritative && a.attempt == 2);
     CHECK(strcmp(a.logical_address, "pulsar://broker-2:6650") == 0);
     CHECK(strcmp(a.physical_address, "pulsar://broker-1:6650") == 0);
+    CHECK(strcmp(a.reason, "pulsar://broker-2:6650 owns the topic; connect through "
+                           "pulsar://broker-1:6650") == 0);
 
     size_t hops = 0;
     CHECK(pulsar_routing_topic_lookup_chain_len(l, &hops) == S(OK) && hops == 2);
@@ -108,6 +120,40 @@ static void leader_change_redirect_and_proxy(void) {
 
     CHECK(pulsar_routing_topic_lookup_on_connection_failed(l, at + 3, &a) == S(OK));
     CHECK(a.kind == A(IGNORED));
+    pulsar_routing_topic_lookup_free(l);
+}
+
+/* Java's lookup deadline is exclusive (ProducerImpl.connectionFailed gives
+   up only when now > lookupDeadline): a retriable failure exactly at the
+   deadline is retried after the backoff, and the next one, past it, ends
+   the lookup. */
+static void deadline_is_exclusive(void) {
+    pulsar_routing_lookup_options options;
+    CHECK(pulsar_routing_lookup_options_default(&options) == S(OK));
+    options.lookup_timeout_ms = 1000;
+    pulsar_routing_topic_lookup *l = NULL;
+    CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 4, &l) == S(OK));
+    pulsar_routing_lookup_action a;
+    CHECK(pulsar_routing_topic_lookup_start(l, 0, &a) == S(OK));
+    CHECK(pulsar_routing_topic_lookup_on_connection_failed(l, 1000, &a) == S(OK));
+    CHECK(a.kind == A(RETRY_AT) && a.error == S(LOOKUP_CONNECTION_FAILED) && a.attempt == 1);
+    CHECK(a.delay_ms >= 90 && a.delay_ms <= 100 && a.at_ms == 1000 + a.delay_ms);
+    char why[256];
+    snprintf(why, sizeof why,
+             "attempt 1 failed (Connection to the broker failed); retriable, backing off %llu ms",
+             (unsigned long long)a.delay_ms);
+    CHECK(strcmp(a.reason, why) == 0);
+    uint64_t at = a.at_ms;
+    CHECK(pulsar_routing_topic_lookup_on_retry_timer(l, at, &a) == S(OK));
+    CHECK(a.kind == A(SEND_LOOKUP) && a.attempt == 2);
+    CHECK(strcmp(a.reason, "attempt 2 starts over at the service address") == 0);
+    CHECK(pulsar_routing_topic_lookup_on_connection_failed(l, at, &a) == S(OK));
+    CHECK(a.kind == A(FAILED) && a.error == S(LOOKUP_DEADLINE_EXCEEDED) && a.attempt == 2);
+    snprintf(why, sizeof why,
+             "Lookup timed out after %llu ms and 2 attempts; last error: Connection to the "
+             "broker failed",
+             (unsigned long long)at);
+    CHECK(strcmp(a.reason, why) == 0);
     pulsar_routing_topic_lookup_free(l);
 }
 
@@ -233,6 +279,34 @@ static void *join_worker(void *arg) {
         pthread_mutex_unlock(&leaders_lock);
     }
     return NULL;
+}
+
+/* Java keys the lookups in flight by (topic, Map<String, String>): the
+   properties' order does not matter, and a repeated name keeps its last
+   value. */
+static void coalescer_keys_are_maps(void) {
+    pulsar_routing_lookup_coalescer *c = NULL;
+    CHECK(pulsar_routing_lookup_coalescer_new(4, &c) == S(OK));
+    const char *n1[] = {"region", "tier"};
+    const char *v1[] = {"eu", "gold"};
+    const char *n2[] = {"tier", "region"};
+    const char *v2[] = {"gold", "eu"};
+    const char *n3[] = {"region", "tier", "region"};
+    const char *v3[] = {"us", "gold", "eu"};
+    bool leader = false;
+    uint32_t w = 0;
+    CHECK(pulsar_routing_lookup_coalescer_join(c, "t", n1, v1, 2, &leader, &w) == S(OK));
+    CHECK(leader && w == 1);
+    CHECK(pulsar_routing_lookup_coalescer_join(c, "t", n2, v2, 2, &leader, &w) == S(OK));
+    CHECK(!leader && w == 2);
+    CHECK(pulsar_routing_lookup_coalescer_join(c, "t", n3, v3, 3, &leader, &w) == S(OK));
+    CHECK(!leader && w == 3);
+    /* The first value of a repeated name does not count: {region: us} is
+       another lookup. */
+    CHECK(pulsar_routing_lookup_coalescer_join(c, "t", n3, v3, 1, &leader, &w) == S(OK));
+    CHECK(leader && w == 1);
+    CHECK(pulsar_routing_lookup_coalescer_complete(c, "t", n2, v2, 2, &w) == S(OK) && w == 3);
+    pulsar_routing_lookup_coalescer_free(c);
 }
 
 static void coalescer_and_throttle(void) {
@@ -543,6 +617,8 @@ int main(void) {
     leader_change_redirect_and_proxy();
     action_strings_belong_to_the_handle();
     limits_and_deadline();
+    deadline_is_exclusive();
+    coalescer_keys_are_maps();
     metadata_and_plan();
     coalescer_and_throttle();
     null_arguments();

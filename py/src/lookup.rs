@@ -5,10 +5,13 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use pulsar_routing::lookup::{
-    Admission, AttemptError, CoalesceError, Hop, InFlightLookup, LookupAction, LookupCoalescer,
-    LookupError, LookupOptions, LookupProfile, LookupResponse, LookupThrottle, LookupType,
-    MetadataAction, MetadataOptions, PartitionedMetadataLookup, PartitionedMetadataResponse,
-    ProducerStartPlan, ServerError, TopicLookup,
+    Admission, AttemptError, CoalesceError, LookupAction, LookupError, LookupOptions,
+    LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataAction, MetadataOptions,
+    PartitionedMetadataLookup, PartitionedMetadataResponse, ProducerStartPlan, ServerError,
+};
+use pulsar_routing_owned::lookup::{
+    Coalescer, Explanation, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction,
+    OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -38,13 +41,9 @@ fn attempt_kind(e: AttemptError) -> &'static str {
     }
 }
 
-/// The text of an attempt error, with the broker's message for a server
-/// error.
-fn attempt_text(e: AttemptError, server_message: &str) -> String {
-    match e {
-        AttemptError::Server(_) if !server_message.is_empty() => format!("{e}: {server_message}"),
-        _ => e.to_string(),
-    }
+/// The text of a failure, with the broker's message after a server error.
+fn error_text(e: LookupError, server_message: &str) -> String {
+    e.with_server_message(server_message).to_string()
 }
 
 fn set(
@@ -63,33 +62,23 @@ fn lookup_exception(
     server_message: &str,
     chain: &[(String, bool)],
 ) -> PyResult<PyErr> {
-    let (err, attempt) = match error {
+    match error {
         LookupError::DeadlineExceeded {
             attempts,
             elapsed_ms,
             last,
         } => {
-            let text = lookup_text(error, server_message);
-            let err = LookupTimeoutError::new_err(text);
+            let err = LookupTimeoutError::new_err(error_text(error, server_message));
             set(&err, py, "kind", "deadline_exceeded")?;
             set(&err, py, "attempts", attempts)?;
             set(&err, py, "elapsed_ms", elapsed_ms)?;
-            set(
-                &err,
-                py,
-                "last_error",
-                last.map(|a| attempt_text(a, server_message)),
-            )?;
-            return Ok(err);
+            let last = last.map(|a| error_text(LookupError::Attempt(a), server_message));
+            set(&err, py, "last_error", last)?;
+            Ok(err)
         }
-        LookupError::Attempt(a) => (attempt_exception(py, a, server_message, chain)?, a),
-        _ => (
-            TopicLookupError::new_err(error.to_string()),
-            AttemptError::EmptyResponse,
-        ),
-    };
-    let _ = attempt;
-    Ok(err)
+        LookupError::Attempt(a) => attempt_exception(py, a, server_message, chain),
+        _ => Ok(TopicLookupError::new_err(error.to_string())),
+    }
 }
 
 fn attempt_exception(
@@ -98,7 +87,7 @@ fn attempt_exception(
     server_message: &str,
     chain: &[(String, bool)],
 ) -> PyResult<PyErr> {
-    let text = attempt_text(a, server_message);
+    let text = error_text(LookupError::Attempt(a), server_message);
     let err = match a {
         AttemptError::Server(e) => {
             let err = LookupFailedError::new_err(text);
@@ -281,188 +270,98 @@ fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
 }
 
-fn chain_of(l: &TopicLookup<Vec<Hop>>) -> Vec<(String, bool)> {
+fn chain_of(l: &OwnedTopicLookup) -> Vec<(String, bool)> {
     l.chain()
         .map(|h| (h.address.as_str().to_owned(), h.authoritative))
         .collect()
 }
 
-fn convert(l: &TopicLookup<Vec<Hop>>, action: Owned) -> PyLookupAction {
-    let mut a = PyLookupAction {
-        kind: "ignored",
-        chain: chain_of(l),
-        ..PyLookupAction::default()
-    };
-    let server_message = l.server_message();
-    match action {
-        Owned::Send(s) => {
-            a.kind = "send_lookup";
-            a.reason = if s.redirects == 0 {
-                if s.attempt == 1 {
-                    "first lookup, at the service address, non-authoritative".into()
-                } else {
-                    format!("attempt {} starts over at the service address", s.attempt)
-                }
-            } else {
-                format!(
-                    "redirect {} to {}, with the response's authoritative={}",
-                    s.redirects,
-                    s.logical,
-                    py_bool(s.authoritative)
-                )
-            };
-            a.logical_address = Some(s.logical);
-            a.physical_address = Some(s.physical);
-            a.authoritative = s.authoritative;
-            a.send_properties = s.send_properties;
-            a.redirects = s.redirects;
-            a.attempt = s.attempt;
-        }
-        Owned::Retry {
-            at_ms,
-            delay_ms,
-            cause,
-            attempt,
-        } => {
-            a.kind = "retry_at";
-            a.at_ms = Some(at_ms);
-            a.delay_ms = Some(delay_ms);
-            a.attempt = attempt;
-            let text = attempt_text(cause, server_message);
-            a.reason =
-                format!("attempt {attempt} failed ({text}); retriable, backing off {delay_ms} ms");
-            fill_error(&mut a, LookupError::Attempt(cause), text, server_message);
-        }
-        Owned::Done(d) => {
-            a.kind = "done";
-            a.reason = if d.use_proxy {
-                format!(
-                    "{} owns the topic; connect through {}",
-                    d.logical, d.physical
-                )
-            } else {
-                format!("{} owns the topic", d.logical)
-            };
-            a.logical_address = Some(d.logical);
-            a.physical_address = Some(d.physical);
-            a.use_proxy = d.use_proxy;
-            a.authoritative = d.authoritative;
-            a.redirects = d.redirects;
-            a.attempt = d.attempts;
-        }
-        Owned::Failed(e) => {
-            a.kind = "failed";
-            a.attempt = l.attempts();
-            let text = lookup_text(e, server_message);
-            a.reason = match e {
-                LookupError::Attempt(x) if !x.is_retriable() => format!("{text}: not retriable"),
-                LookupError::Attempt(_) => format!("{text}: retries are off"),
-                _ => text.clone(),
-            };
-            fill_error(&mut a, e, text, server_message);
-        }
-        Owned::Ignored(why) => {
-            a.reason = format!("event ignored: {why}");
-        }
-    }
-    a
-}
-
-/// The text of a lookup failure, with the broker's message for a server
-/// error.
-fn lookup_text(e: LookupError, server_message: &str) -> String {
-    match e {
-        LookupError::Attempt(a) => attempt_text(a, server_message),
-        LookupError::DeadlineExceeded {
-            attempts,
-            elapsed_ms,
-            last: Some(a),
-        } => format!(
-            "Lookup timed out after {elapsed_ms} ms and {attempts} attempts; last error: {}",
-            attempt_text(a, server_message)
-        ),
-        _ => e.to_string(),
-    }
-}
-
-fn fill_error(a: &mut PyLookupAction, e: LookupError, text: String, server_message: &str) {
-    a.error = Some(text);
-    a.error_kind = Some(match e {
-        LookupError::Attempt(x) => attempt_kind(x),
-        _ => "deadline_exceeded",
-    });
-    let last = e.attempt_error();
-    if let Some(AttemptError::Server(s)) = last {
-        a.server_error = Some(s.name());
-        a.server_message = Some(server_message.to_owned());
-    }
-    a.lookup_error = Some(LookupErrorBox(e));
-}
-
-struct OwnedSend {
-    logical: String,
-    physical: String,
-    authoritative: bool,
-    send_properties: bool,
-    redirects: u32,
-    attempt: u32,
-}
-
-struct OwnedDone {
-    logical: String,
-    physical: String,
-    use_proxy: bool,
-    authoritative: bool,
-    redirects: u32,
-    attempts: u32,
-}
-
-enum Owned {
-    Send(OwnedSend),
-    Retry {
-        at_ms: u64,
-        delay_ms: u64,
-        cause: AttemptError,
-        attempt: u32,
-    },
-    Done(OwnedDone),
-    Failed(LookupError),
-    Ignored(String),
-}
-
-impl From<LookupAction<'_>> for Owned {
-    fn from(a: LookupAction<'_>) -> Self {
-        match a {
-            LookupAction::SendLookup(s) => Self::Send(OwnedSend {
-                logical: s.logical_address.to_owned(),
-                physical: s.physical_address.to_owned(),
-                authoritative: s.authoritative,
-                send_properties: s.send_properties,
-                redirects: s.redirects,
-                attempt: s.attempt,
+impl PyLookupAction {
+    /// The fields every action has: the attempt, the error, the reason.
+    fn new(e: &Explanation, chain: Vec<(String, bool)>) -> Self {
+        let error = e.error();
+        let server = match error.and_then(LookupError::attempt_error) {
+            Some(AttemptError::Server(s)) => Some(s.name()),
+            _ => None,
+        };
+        Self {
+            kind: "ignored",
+            attempt: e.attempt(),
+            error: e.error_text(),
+            error_kind: error.map(|e| match e {
+                LookupError::Attempt(x) => attempt_kind(x),
+                _ => "deadline_exceeded",
             }),
+            server_error: server,
+            server_message: e.server_message().map(str::to_owned),
+            chain,
+            reason: e.reason().to_owned(),
+            lookup_error: error.map(LookupErrorBox),
+            ..Self::default()
+        }
+    }
+
+    fn from_lookup(a: &OwnedLookupAction, chain: Vec<(String, bool)>) -> Self {
+        let mut out = Self::new(a.explanation(), chain);
+        match a.action() {
+            LookupAction::SendLookup(s) => {
+                out.kind = "send_lookup";
+                out.logical_address = Some(s.logical_address.to_owned());
+                out.physical_address = Some(s.physical_address.to_owned());
+                out.authoritative = s.authoritative;
+                out.send_properties = s.send_properties;
+                out.redirects = s.redirects;
+            }
             LookupAction::RetryAt {
-                at_ms,
-                delay_ms,
-                cause,
-                attempt,
-            } => Self::Retry {
-                at_ms,
-                delay_ms,
-                cause,
-                attempt,
-            },
-            LookupAction::Done(d) => Self::Done(OwnedDone {
-                logical: d.logical_address.to_owned(),
-                physical: d.physical_address.to_owned(),
-                use_proxy: d.use_proxy,
-                authoritative: d.authoritative,
-                redirects: d.redirects,
-                attempts: d.attempts,
-            }),
-            LookupAction::Failed(e) => Self::Failed(e),
-            LookupAction::Ignored(why) => Self::Ignored(why.to_string()),
+                at_ms, delay_ms, ..
+            } => {
+                out.kind = "retry_at";
+                out.at_ms = Some(at_ms);
+                out.delay_ms = Some(delay_ms);
+            }
+            LookupAction::Done(d) => {
+                out.kind = "done";
+                out.logical_address = Some(d.logical_address.to_owned());
+                out.physical_address = Some(d.physical_address.to_owned());
+                out.use_proxy = d.use_proxy;
+                out.authoritative = d.authoritative;
+                out.redirects = d.redirects;
+            }
+            LookupAction::Failed(_) => out.kind = "failed",
+            LookupAction::Ignored(_) => {}
         }
+        out
+    }
+
+    fn from_metadata(a: &OwnedMetadataAction) -> Self {
+        let mut out = Self::new(a.explanation(), Vec::new());
+        match a.action() {
+            MetadataAction::Connect { address, .. } => {
+                out.kind = "connect";
+                out.physical_address = Some(address.to_owned());
+            }
+            MetadataAction::SendPartitionedMetadata {
+                metadata_auto_creation,
+                ..
+            } => {
+                out.kind = "send_partitioned_metadata";
+                out.metadata_auto_creation = metadata_auto_creation;
+            }
+            MetadataAction::RetryAt {
+                at_ms, delay_ms, ..
+            } => {
+                out.kind = "retry_at";
+                out.at_ms = Some(at_ms);
+                out.delay_ms = Some(delay_ms);
+            }
+            MetadataAction::Done(plan) => {
+                out.kind = "done";
+                out.partitions = Some(plan.partitions);
+            }
+            MetadataAction::Failed(_) => out.kind = "failed",
+            MetadataAction::Ignored(_) => {}
+        }
+        out
     }
 }
 
@@ -489,14 +388,17 @@ fn server_error(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<ServerError
 /// loop detection and redirects until `max_redirects`).
 #[pyclass(frozen, module = "pulsar_routing", name = "TopicLookup")]
 pub(crate) struct PyTopicLookup {
-    inner: Mutex<TopicLookup<Vec<Hop>>>,
+    inner: Mutex<OwnedTopicLookup>,
 }
 
 impl PyTopicLookup {
-    fn drive(&self, f: impl FnOnce(&mut TopicLookup<Vec<Hop>>) -> Owned) -> PyLookupAction {
+    fn drive(
+        &self,
+        f: impl for<'a> FnOnce(&'a mut OwnedTopicLookup) -> LookupAction<'a>,
+    ) -> PyLookupAction {
         let mut l = lock(&self.inner);
-        let owned = f(&mut l);
-        convert(&l, owned)
+        let action = OwnedLookupAction::drive(&mut l, f);
+        PyLookupAction::from_lookup(&action, chain_of(&l))
     }
 }
 
@@ -544,8 +446,7 @@ impl PyTopicLookup {
             detect_redirect_loops,
             jitter_seed,
         };
-        let chain = vec![Hop::EMPTY; chain_capacity.min(4096)];
-        let lookup = TopicLookup::new(service_address, options, chain)
+        let lookup = topic_lookup(service_address, options, chain_capacity)
             .map_err(|e| TopicLookupError::new_err(e.to_string()))?;
         Ok(Self {
             inner: Mutex::new(lookup),
@@ -554,7 +455,7 @@ impl PyTopicLookup {
 
     /// Starts at `now_ms`: the first lookup goes to the service address.
     fn start(&self, now_ms: u64) -> PyLookupAction {
-        self.drive(|l| l.start(now_ms).into())
+        self.drive(|l| l.start(now_ms))
     }
 
     /// The broker's response. `kind` is "connect", "redirect", "failed" or
@@ -602,29 +503,29 @@ impl PyTopicLookup {
             error: server_error(error)?,
             message,
         };
-        Ok(self.drive(|l| l.on_response(&r, now_ms).into()))
+        Ok(self.drive(|l| l.on_response(&r, now_ms)))
     }
 
     /// The connection for the request failed.
     fn on_connection_failed(&self, now_ms: u64) -> PyLookupAction {
-        self.drive(|l| l.on_connection_failed(now_ms).into())
+        self.drive(|l| l.on_connection_failed(now_ms))
     }
 
     /// The request got no answer in time.
     fn on_request_timeout(&self, now_ms: u64) -> PyLookupAction {
-        self.drive(|l| l.on_request_timeout(now_ms).into())
+        self.drive(|l| l.on_request_timeout(now_ms))
     }
 
     /// The connection's lookup throttle refused the request.
     #[pyo3(signature = (now_ms, in_flight = 0, queued = 0))]
     fn on_throttled(&self, now_ms: u64, in_flight: u32, queued: u32) -> PyLookupAction {
         let e = AttemptError::TooManyRequests { in_flight, queued };
-        self.drive(|l| l.on_attempt_error(e, now_ms).into())
+        self.drive(|l| l.on_attempt_error(e, now_ms))
     }
 
     /// The retry timer fired.
     fn on_retry_timer(&self, now_ms: u64) -> PyLookupAction {
-        self.drive(|l| l.on_retry_timer(now_ms).into())
+        self.drive(|l| l.on_retry_timer(now_ms))
     }
 
     /// The current attempt's redirect chain: (address, authoritative) hops.
@@ -658,67 +559,6 @@ impl PyTopicLookup {
     }
 }
 
-fn convert_metadata(m: &PartitionedMetadataLookup, action: MetadataAction<'_>) -> PyLookupAction {
-    let mut a = PyLookupAction::default();
-    let server_message = m.server_message().to_owned();
-    match action {
-        MetadataAction::Connect { address, attempt } => {
-            a.kind = "connect";
-            a.physical_address = Some(address.to_owned());
-            a.attempt = attempt;
-            a.reason = format!("attempt {attempt}: connect to a service host");
-        }
-        MetadataAction::SendPartitionedMetadata {
-            metadata_auto_creation,
-            attempt,
-        } => {
-            a.kind = "send_partitioned_metadata";
-            a.metadata_auto_creation = metadata_auto_creation;
-            a.attempt = attempt;
-            a.reason = "ask the partition count".into();
-        }
-        MetadataAction::RetryAt {
-            at_ms,
-            delay_ms,
-            cause,
-            attempt,
-        } => {
-            a.kind = "retry_at";
-            a.at_ms = Some(at_ms);
-            a.delay_ms = Some(delay_ms);
-            a.attempt = attempt;
-            let text = attempt_text(cause, &server_message);
-            a.reason =
-                format!("attempt {attempt} failed ({text}); retriable, backing off {delay_ms} ms");
-            fill_error(&mut a, LookupError::Attempt(cause), text, &server_message);
-        }
-        MetadataAction::Done(plan) => {
-            a.kind = "done";
-            a.partitions = Some(plan.partitions);
-            a.reason = if plan.is_partitioned() {
-                format!("{} partitions: one lookup per partition", plan.partitions)
-            } else {
-                "not partitioned: one lookup of the topic".into()
-            };
-        }
-        MetadataAction::Failed(e) => {
-            a.kind = "failed";
-            a.attempt = m.attempts();
-            let text = match e {
-                LookupError::Attempt(x) => attempt_text(x, &server_message),
-                _ => e.to_string(),
-            };
-            a.reason = text.clone();
-            fill_error(&mut a, e, text, &server_message);
-        }
-        MetadataAction::Ignored(why) => {
-            a.kind = "ignored";
-            a.reason = format!("event ignored: {why}");
-        }
-    }
-    a
-}
-
 /// The partitioned-metadata step before a producer starts
 /// (`getPartitionedTopicMetadata` with its retries), step by step.
 /// Thread-safe.
@@ -732,48 +572,7 @@ impl PyPartitionedMetadataLookup {
         &self,
         f: impl for<'a> FnOnce(&'a mut PartitionedMetadataLookup) -> MetadataAction<'a>,
     ) -> PyLookupAction {
-        let mut m = lock(&self.inner);
-        let (action, address) = match f(&mut m) {
-            MetadataAction::Connect { address, attempt } => (
-                MetadataAction::Connect {
-                    address: "",
-                    attempt,
-                },
-                Some(address.to_owned()),
-            ),
-            MetadataAction::SendPartitionedMetadata {
-                metadata_auto_creation,
-                attempt,
-            } => (
-                MetadataAction::SendPartitionedMetadata {
-                    metadata_auto_creation,
-                    attempt,
-                },
-                None,
-            ),
-            MetadataAction::RetryAt {
-                at_ms,
-                delay_ms,
-                cause,
-                attempt,
-            } => (
-                MetadataAction::RetryAt {
-                    at_ms,
-                    delay_ms,
-                    cause,
-                    attempt,
-                },
-                None,
-            ),
-            MetadataAction::Done(p) => (MetadataAction::Done(p), None),
-            MetadataAction::Failed(e) => (MetadataAction::Failed(e), None),
-            MetadataAction::Ignored(why) => (MetadataAction::Ignored(why), None),
-        };
-        let mut a = convert_metadata(&m, action);
-        if address.is_some() {
-            a.physical_address = address;
-        }
-        a
+        PyLookupAction::from_metadata(&OwnedMetadataAction::drive(&mut lock(&self.inner), f))
     }
 }
 
@@ -875,21 +674,18 @@ pub(crate) fn producer_start_topics(topic: &str, partitions: u32) -> Vec<String>
         .collect()
 }
 
-type Key = (String, Vec<(String, String)>);
-
 /// Lookups in flight under some key, and the Python objects waiting on
 /// each: what both coalescers share, whatever their key.
 struct Waiting<K> {
-    table: LookupCoalescer<K, Vec<Option<InFlightLookup<K>>>>,
+    table: Coalescer<K>,
     /// The waiters of each slot's lookup, in join order.
     waiters: HashMap<usize, Vec<Py<PyAny>>>,
 }
 
 impl<K: PartialEq> Waiting<K> {
     fn new(capacity: usize) -> Mutex<Self> {
-        let slots = (0..capacity.min(1 << 20)).map(|_| None).collect();
         Mutex::new(Self {
-            table: LookupCoalescer::new(slots),
+            table: coalescer(capacity),
             waiters: HashMap::new(),
         })
     }
@@ -915,13 +711,14 @@ impl<K: PartialEq> Waiting<K> {
 /// it completes. Bounded by `capacity`; thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "LookupCoalescer")]
 pub(crate) struct PyLookupCoalescer {
-    inner: Mutex<Waiting<Key>>,
+    inner: Mutex<Waiting<OwnedLookupKey>>,
 }
 
-fn key(topic: &str, properties: Option<HashMap<String, String>>) -> Key {
-    let mut props: Vec<(String, String)> = properties.unwrap_or_default().into_iter().collect();
-    props.sort();
-    (topic.to_owned(), props)
+fn key(topic: &str, properties: Option<HashMap<String, String>>) -> OwnedLookupKey {
+    OwnedLookupKey {
+        topic: topic.to_owned(),
+        properties: properties.unwrap_or_default().into_iter().collect(),
+    }
 }
 
 #[pymethods]
@@ -967,10 +764,6 @@ impl PyLookupCoalescer {
     }
 }
 
-/// The key of a partitioned-metadata request in Java's decorator: (topic,
-/// `metadataAutoCreationEnabled`, `useFallbackForNonPIP344Brokers`).
-type MetaKey = (String, bool, bool);
-
 /// The partitioned-metadata requests in flight (Java's
 /// `InProgressDeduplicationDecoratorLookupService.getPartitionedTopicMetadata`):
 /// concurrent requests for the same (topic, `metadata_auto_creation`,
@@ -978,7 +771,7 @@ type MetaKey = (String, bool, bool);
 /// completes. Bounded by `capacity`; thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "MetadataCoalescer")]
 pub(crate) struct PyMetadataCoalescer {
-    inner: Mutex<Waiting<MetaKey>>,
+    inner: Mutex<Waiting<OwnedMetadataKey>>,
 }
 
 #[pymethods]

@@ -1,6 +1,7 @@
 //! The table of lookups in flight: Java's
 //! `InProgressDeduplicationDecoratorLookupService`.
 
+use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 
 use super::error::CoalesceError;
@@ -51,25 +52,145 @@ impl Joined {
 }
 
 /// A lookup's key in Java's decorator: the topic and the lookup
-/// properties, compared as a map (the order of the properties does not
-/// matter). Exact: two keys are the same lookup only if they are equal,
-/// never by a hash alone.
-#[derive(Clone, Copy, Debug, Eq)]
+/// properties, compared as a map ([`LookupProperties`]: the order does not
+/// matter, and of repeated names the last counts). Exact: two keys are the
+/// same lookup only if they are equal, never by a hash alone.
+#[derive(Clone, Copy, Debug)]
 pub struct LookupKey<'a> {
     /// `TopicName.toString()`.
     pub topic: &'a str,
-    /// The lookup properties, without repeated names.
+    /// The lookup properties.
     pub properties: &'a [(&'a str, &'a str)],
 }
 
 impl PartialEq for LookupKey<'_> {
     fn eq(&self, other: &Self) -> bool {
-        // Map equality without a heap: same size, and every entry of each
-        // side is in the other.
         self.topic == other.topic
-            && self.properties.len() == other.properties.len()
-            && self.properties.iter().all(|p| other.properties.contains(p))
-            && other.properties.iter().all(|p| self.properties.contains(p))
+            && LookupProperties(self.properties) == LookupProperties(other.properties)
+    }
+}
+
+impl Eq for LookupKey<'_> {}
+
+impl Hash for LookupKey<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.topic.hash(state);
+        LookupProperties(self.properties).hash(state);
+    }
+}
+
+/// One lookup property, a (name, value) pair however its strings are held:
+/// `(&str, &str)` here, `(String, String)` in a binding.
+pub trait LookupProperty {
+    /// The name.
+    fn name(&self) -> &str;
+    /// The value.
+    fn value(&self) -> &str;
+}
+
+impl<N: AsRef<str>, V: AsRef<str>> LookupProperty for (N, V) {
+    fn name(&self) -> &str {
+        self.0.as_ref()
+    }
+
+    fn value(&self) -> &str {
+        self.1.as_ref()
+    }
+}
+
+/// Lookup properties as Java's `Map<String, String>` holds them: the
+/// entries in any order, and of repeated names the last one (as if put
+/// into a map in order). Equality and `Hash` follow the map, without a
+/// heap, so every binding's coalescing key agrees: `[("a", "1"), ("b",
+/// "2")]` equals `[("b", "2"), ("a", "1")]` and `[("a", "0"), ("b", "2"),
+/// ("a", "1")]`.
+///
+/// Comparing is quadratic in the number of entries, which lookup
+/// properties keep small.
+#[derive(Clone, Copy, Debug)]
+pub struct LookupProperties<'a, P>(pub &'a [P]);
+
+impl<P: LookupProperty> LookupProperties<'_, P> {
+    /// The value of `name`: that of its last entry.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .rev()
+            .find(|p| p.name() == name)
+            .map(LookupProperty::value)
+    }
+
+    /// The entries of the map, in input order: each name once, with its
+    /// last value.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.0.iter().enumerate().filter_map(|(i, p)| {
+            let later = self.0.get(i + 1..).unwrap_or(&[]);
+            let last = !later.iter().any(|q| q.name() == p.name());
+            last.then(|| (p.name(), p.value()))
+        })
+    }
+
+    /// The number of distinct names.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<P: LookupProperty, Q: LookupProperty> PartialEq<LookupProperties<'_, Q>>
+    for LookupProperties<'_, P>
+{
+    fn eq(&self, other: &LookupProperties<'_, Q>) -> bool {
+        // Same number of names, and each of ours has the same value there.
+        self.len() == other.len() && self.iter().all(|(n, v)| other.get(n) == Some(v))
+    }
+}
+
+impl<P: LookupProperty> Eq for LookupProperties<'_, P> {}
+
+impl<P: LookupProperty> Hash for LookupProperties<'_, P> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // A sum of the entries' own hashes does not depend on their order.
+        let mut sum = 0u64;
+        let mut len = 0usize;
+        for (n, v) in self.iter() {
+            let mut h = Fnv1a::default();
+            n.hash(&mut h);
+            v.hash(&mut h);
+            sum = sum.wrapping_add(h.finish());
+            len += 1;
+        }
+        state.write_usize(len);
+        state.write_u64(sum);
+    }
+}
+
+/// FNV-1a (64 bits): a fixed hash of one entry, the same in every process,
+/// so the order-free sum above is deterministic.
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv1a {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
     }
 }
 

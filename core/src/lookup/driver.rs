@@ -4,6 +4,7 @@
 use super::address::{Address, Hop, MessageBuf};
 use super::backoff::{Backoff, DEFAULT_INITIAL_BACKOFF_MS, DEFAULT_MAX_BACKOFF_MS, Jitter};
 use super::error::{AttemptError, IgnoredEvent, LookupError, ServerError};
+use super::explain::WithServerMessage;
 
 /// The Java client's default `maxLookupRedirects`.
 pub const DEFAULT_MAX_LOOKUP_REDIRECTS: u32 = 20;
@@ -75,8 +76,9 @@ pub struct LookupOptions {
     /// `operationTimeoutMs`, 30 s by default.
     pub operation_timeout_ms: u64,
     /// `lookupTimeoutMs`; `None` means the operation timeout (Java's
-    /// default). The lookup fails when it has not succeeded this long after
-    /// `start`, and the backoff stops at twice this, the schedule of
+    /// default). The deadline is this long after `start`, and exclusive as
+    /// Java's: a failure after it ends the lookup, one exactly at it is
+    /// still retried. The backoff stops at twice this, the schedule of
     /// `getPartitionedTopicMetadata`. (The Java producer's own reconnection
     /// backoff stops at `max(100, sendTimeoutMs - 100)` instead; with the
     /// deadline capping every delay, the two differ only in the last delay
@@ -502,6 +504,14 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
         }
     }
 
+    /// The failure once failed, else the last attempt's error, with the
+    /// broker's message; `None` while no attempt has failed.
+    #[must_use]
+    pub fn explain_error(&self) -> Option<WithServerMessage<'_>> {
+        let error = self.error().or(self.last_error.map(LookupError::Attempt))?;
+        Some(error.with_server_message(self.server_message()))
+    }
+
     /// Whether the lookup ended, with a result or an error.
     #[must_use]
     pub fn is_finished(&self) -> bool {
@@ -613,8 +623,9 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
             }
         }
         // Java would redirect for ever with no limit and instant answers;
-        // the deadline bounds every lookup.
-        if now_ms >= self.deadline_ms {
+        // the deadline bounds every lookup. It is exclusive, as Java's is
+        // after a failure.
+        if now_ms > self.deadline_ms {
             return self.fail(LookupError::DeadlineExceeded {
                 attempts: self.attempts,
                 elapsed_ms: now_ms.saturating_sub(self.start_ms),
@@ -654,16 +665,28 @@ impl<S: AsRef<[Hop]> + AsMut<[Hop]>> TopicLookup<S> {
         if !self.options.retry || !error.is_retriable() {
             return self.fail(LookupError::Attempt(error));
         }
-        let remaining = self.deadline_ms.saturating_sub(now_ms);
-        if remaining == 0 {
+        // Java (`ProducerImpl.connectionFailed`) gives up only when
+        // `now > lookupDeadline`: a failure exactly at the deadline is
+        // retried.
+        if now_ms > self.deadline_ms {
             return self.fail(LookupError::DeadlineExceeded {
                 attempts: self.attempts,
                 elapsed_ms: now_ms.saturating_sub(self.start_ms),
                 last: Some(error),
             });
         }
+        let remaining = self.deadline_ms.saturating_sub(now_ms);
         let random = self.jitter.next_u32();
-        let delay_ms = self.backoff.next(now_ms, random).min(remaining);
+        let backoff = self.backoff.next(now_ms, random);
+        // Before the deadline the delay is cut to the time left, so the last
+        // retry happens by the deadline. At the deadline Java waits its
+        // backoff: cutting it to 0 would retry at once, and again for every
+        // failure reported in the same millisecond.
+        let delay_ms = if remaining == 0 {
+            backoff
+        } else {
+            backoff.min(remaining)
+        };
         let at_ms = now_ms.saturating_add(delay_ms);
         self.state = State::WaitingRetry { at_ms };
         LookupAction::RetryAt {

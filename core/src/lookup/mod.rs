@@ -18,7 +18,8 @@
 //!   sender's [`ExponentialBackoff`](crate::sender::ExponentialBackoff))
 //!   until the deadline,
 //!   `lookup_timeout_ms` (default: the 30 s operation timeout) after
-//!   `start`. Redirect loops are reported with the chain of addresses.
+//!   `start` (exclusive, as Java's: a failure exactly at it is retried).
+//!   Redirect loops are reported with the chain of addresses.
 //!   [`LookupProfile::Go`] gives the Go client's semantics instead.
 //! - [`PartitionedMetadataLookup`]: the partitioned-metadata step before a
 //!   producer starts, and its [`ProducerStartPlan`]: one lookup of the
@@ -28,6 +29,8 @@
 //!   [`InFlightLookup`] slots.
 //! - [`LookupThrottle`]: a connection's `concurrentLookupRequest` (5000)
 //!   and `maxLookupRequest` (50000) limits.
+//! - [`Explained`]: why a driver took an action, in words, the same in
+//!   every binding (`action.explain(driver.server_message())`).
 //!
 //! Two deliberate additions to Java, both documented where they apply:
 //! redirect-loop detection ([`LookupOptions::detect_redirect_loops`], off
@@ -62,18 +65,23 @@ mod backoff;
 mod coalesce;
 mod driver;
 mod error;
+mod explain;
 mod partitioned;
 mod throttle;
 
 pub use address::{Address, Hop, MAX_ADDRESS_LEN};
 pub use backoff::{Backoff, DEFAULT_INITIAL_BACKOFF_MS, DEFAULT_MAX_BACKOFF_MS};
-pub use coalesce::{InFlightLookup, Joined, LookupCoalescer, LookupKey, MetadataKey};
+pub use coalesce::{
+    InFlightLookup, Joined, LookupCoalescer, LookupKey, LookupProperties, LookupProperty,
+    MetadataKey,
+};
 pub use driver::{
     DEFAULT_MAX_LOOKUP_REDIRECTS, DEFAULT_OPERATION_TIMEOUT_MS, GO_LOOKUP_MAX_REDIRECT,
     LookupAction, LookupOptions, LookupProfile, LookupResponse, LookupResult, LookupType,
     SendLookup, TopicLookup,
 };
 pub use error::{AttemptError, CoalesceError, IgnoredEvent, LookupError, ServerError};
+pub use explain::{Explained, WithServerMessage};
 pub use partitioned::{
     LookupTopic, MetadataAction, MetadataOptions, PartitionedMetadataLookup,
     PartitionedMetadataResponse, ProducerStartPlan,

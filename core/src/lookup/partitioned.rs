@@ -8,6 +8,7 @@ use super::address::{Address, MessageBuf};
 use super::backoff::{Backoff, DEFAULT_INITIAL_BACKOFF_MS, DEFAULT_MAX_BACKOFF_MS, Jitter};
 use super::driver::DEFAULT_OPERATION_TIMEOUT_MS;
 use super::error::{AttemptError, IgnoredEvent, LookupError, ServerError};
+use super::explain::WithServerMessage;
 
 /// How a [`PartitionedMetadataLookup`] behaves. `Default` is the Java
 /// producer's.
@@ -277,6 +278,14 @@ impl PartitionedMetadataLookup {
     #[must_use]
     pub fn is_finished(&self) -> bool {
         matches!(self.state, MState::Done(_) | MState::Failed(_))
+    }
+
+    /// The failure once failed, else the last attempt's error, with the
+    /// broker's message; `None` while no attempt has failed.
+    #[must_use]
+    pub fn explain_error(&self) -> Option<WithServerMessage<'_>> {
+        let error = self.error().or(self.last_error.map(LookupError::Attempt))?;
+        Some(error.with_server_message(self.server_message()))
     }
 
     /// The message of the last `Failed` response, or `""`.

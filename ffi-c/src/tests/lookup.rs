@@ -54,6 +54,10 @@ fn a_lookup_through_a_redirect_a_retry_and_a_proxy() {
         assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP);
         assert_eq!(text(a.logical_address), "pulsar://proxy:6650");
         assert!(!a.authoritative && a.send_properties);
+        assert_eq!(
+            text(a.reason),
+            "first lookup, at the service address, non-authoritative"
+        );
 
         let failed_msg = CString::new("leader changing").unwrap();
         let failed = pulsar_routing_lookup_response {
@@ -71,6 +75,14 @@ fn a_lookup_through_a_redirect_a_retry_and_a_proxy() {
         );
         assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT);
         assert_eq!((a.error, a.server_error), (S::LookupServerError, 6));
+        // The reason carries the broker's message, as in every binding.
+        assert_eq!(
+            text(a.reason),
+            format!(
+                "attempt 1 failed (the broker failed the lookup with ServiceNotReady: leader changing); retriable, backing off {} ms",
+                a.delay_ms
+            )
+        );
         let mut buf = [0u8; 128];
         let mut written = 0;
         assert_eq!(
@@ -99,6 +111,10 @@ fn a_lookup_through_a_redirect_a_retry_and_a_proxy() {
         );
         assert_eq!(text(a.logical_address), "pulsar://broker-1:6650");
         assert!(a.authoritative);
+        assert_eq!(
+            text(a.reason),
+            "redirect 1 to pulsar://broker-1:6650, with the response's authoritative=True"
+        );
 
         let b2 = CString::new("pulsar://broker-2:6650").unwrap();
         let r = response(1, &b2, true, true);
@@ -110,6 +126,10 @@ fn a_lookup_through_a_redirect_a_retry_and_a_proxy() {
         assert_eq!(text(a.logical_address), "pulsar://broker-2:6650");
         assert_eq!(text(a.physical_address), "pulsar://broker-1:6650");
         assert!(a.use_proxy);
+        assert_eq!(
+            text(a.reason),
+            "pulsar://broker-2:6650 owns the topic; connect through pulsar://broker-1:6650"
+        );
 
         let mut n = 0;
         assert_eq!(pulsar_routing_topic_lookup_chain_len(l, &mut n), S::Ok);
@@ -147,6 +167,10 @@ fn a_lookup_through_a_redirect_a_retry_and_a_proxy() {
             S::Ok
         );
         assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_IGNORED);
+        assert_eq!(
+            text(a.reason),
+            "event ignored: the lookup has already ended"
+        );
         pulsar_routing_topic_lookup_free(l);
         pulsar_routing_topic_lookup_free(ptr::null_mut());
     }
@@ -203,12 +227,36 @@ fn the_redirect_limit_and_the_deadline_are_statuses() {
             S::Ok
         );
         let _ = pulsar_routing_topic_lookup_start(l, 0, &mut a);
+        // Java's deadline is exclusive (`now > lookupDeadline`): a failure
+        // exactly at it is retried, after the backoff.
         let _ = pulsar_routing_topic_lookup_on_request_timeout(l, 50, &mut a);
+        assert_eq!(
+            (a.kind, a.error, a.attempt),
+            (
+                PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT,
+                S::LookupRequestTimeout,
+                1
+            )
+        );
+        assert!(a.at_ms > 50);
+        let at = a.at_ms;
+        let _ = pulsar_routing_topic_lookup_on_retry_timer(l, at, &mut a);
+        assert_eq!(
+            (a.kind, a.attempt),
+            (PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP, 2)
+        );
+        let _ = pulsar_routing_topic_lookup_on_request_timeout(l, at, &mut a);
         assert_eq!(
             (a.kind, a.error),
             (
                 PULSAR_ROUTING_LOOKUP_ACTION_FAILED,
                 S::LookupDeadlineExceeded
+            )
+        );
+        assert_eq!(
+            text(a.reason),
+            format!(
+                "Lookup timed out after {at} ms and 2 attempts; last error: Lookup request timeout"
             )
         );
         pulsar_routing_topic_lookup_free(l);
@@ -252,6 +300,7 @@ fn metadata_plans_partition_lookups() {
         );
         assert_eq!(a.kind, PULSAR_ROUTING_LOOKUP_ACTION_CONNECT);
         assert_eq!(text(a.physical_address), "pulsar://svc:6650");
+        assert_eq!(text(a.reason), "attempt 1: connect to a service host");
         let _ = pulsar_routing_partitioned_metadata_on_event(
             m,
             PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED,

@@ -720,10 +720,14 @@ void test_lookup() {
     expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP && a.logical_address == service &&
                !a.authoritative && a.send_properties,
            "lookup: first request to the service address, non-authoritative");
+    expect(a.reason() == "first lookup, at the service address, non-authoritative",
+           "lookup: the action says why");
     a = l.on_response(pr::lookup_response::redirect("pulsar://b2:6650", true), 3);
     expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP &&
                a.logical_address == "pulsar://b2:6650" && a.authoritative && a.redirects == 1,
            "lookup: a redirect copies the authoritative flag");
+    expect(a.reason() == "redirect 1 to pulsar://b2:6650, with the response's authoritative=True",
+           "lookup: a redirect says where and with which flag");
     a = l.on_response(pr::lookup_response::connect("pulsar://b3:6650", false, true), 5);
     expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_DONE && a.logical_address == "pulsar://b3:6650" &&
                a.physical_address == "pulsar://b2:6650" && a.use_proxy,
@@ -740,6 +744,9 @@ void test_lookup() {
                a.error == PULSAR_ROUTING_STATUS_LOOKUP_SERVER_ERROR && a.server_error == 6 &&
                a.error_message.find("leader election") != std::string::npos,
            "lookup: ServiceNotReady is retried after 100 ms");
+    expect(a.reason() == "attempt 1 failed (the broker failed the lookup with ServiceNotReady: "
+                         "leader election); retriable, backing off 100 ms",
+           "lookup: a retry says why, with the broker's message");
     a = r.on_retry_timer(110);
     expect(a.kind == PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP && a.attempt == 2,
            "lookup: the retry starts a second attempt");

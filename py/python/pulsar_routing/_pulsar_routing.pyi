@@ -586,7 +586,9 @@ class LookupAction:
     @property
     def chain(self) -> list[tuple[str, bool]]: ...
     @property
-    def reason(self) -> str: ...
+    def reason(self) -> str:
+        """Why, in words: the same text as the C action's ``reason``."""
+
     def exception(self) -> TopicLookupError | None:
         """The exception of a "failed" or "retry_at" action."""
 
