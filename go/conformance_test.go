@@ -751,6 +751,7 @@ func (r *conformanceRun) lookupResult(act LookupAction, err error) (interface{},
 		"kind": actionKinds[act.Kind], "logical_address": act.LogicalAddress, "physical_address": act.PhysicalAddress,
 		"authoritative": act.Authoritative, "use_proxy": act.UseProxy, "redirects": act.Redirects,
 		"attempt": act.Attempt, "at_ms": act.AtMs, "delay_ms": act.DelayMs, "error_kind": kind, "error": text,
+		"reason": act.Reason,
 	}, nil
 }
 
@@ -762,6 +763,7 @@ func (r *conformanceRun) metadataResult(act MetadataAction, err error) (interfac
 	return map[string]interface{}{
 		"kind": actionKinds[act.Kind], "physical_address": act.PhysicalAddress, "partitions": act.Partitions,
 		"attempt": act.Attempt, "at_ms": act.AtMs, "delay_ms": act.DelayMs, "error_kind": kind, "error": text,
+		"reason": act.Reason,
 	}, nil
 }
 

@@ -151,6 +151,9 @@ type LookupAction struct {
 	Err error
 	// ServerError is the broker's code behind Err, or -1.
 	ServerError ServerError
+	// Reason says why this is the next step, in the words every binding
+	// uses (the core's explanation), e.g. "redirect 1 to pulsar://...".
+	Reason string
 }
 
 // Hop is one request of a lookup attempt's redirect chain.
@@ -231,6 +234,7 @@ func (l *TopicLookup) call(event func(h *C.pulsar_routing_topic_lookup, a *C.pul
 	if a.physical_address != nil {
 		out.PhysicalAddress = C.GoString(a.physical_address)
 	}
+	out.Reason = C.GoString(a.reason)
 	if a.error != C.PULSAR_ROUTING_STATUS_OK {
 		out.Err = actionError(a.error, func(buf *C.uint8_t, n C.size_t, w *C.size_t) C.pulsar_routing_status {
 			return C.pulsar_routing_topic_lookup_error_message(l.handle, buf, n, w)
@@ -725,6 +729,8 @@ type MetadataAction struct {
 	DelayMs              uint64
 	Err                  error
 	ServerError          ServerError
+	// Reason says why this is the next step, as LookupAction.Reason.
+	Reason string
 }
 
 // NewPartitionedMetadataLookup builds the step for the service address.
@@ -771,6 +777,7 @@ func (m *PartitionedMetadataLookup) event(event C.pulsar_routing_partitioned_met
 	if a.physical_address != nil {
 		out.PhysicalAddress = C.GoString(a.physical_address)
 	}
+	out.Reason = C.GoString(a.reason)
 	if a.error != C.PULSAR_ROUTING_STATUS_OK {
 		out.Err = actionError(a.error, func(buf *C.uint8_t, bl C.size_t, w *C.size_t) C.pulsar_routing_status {
 			return C.pulsar_routing_partitioned_metadata_error_message(m.handle, buf, bl, w)

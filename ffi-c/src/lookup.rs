@@ -1429,7 +1429,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
                 send_now.write(a == Admission::SendNow);
                 pulsar_routing_status::Ok
             }
-            Err(_) => pulsar_routing_status::LookupTooManyRequests,
+            Err(e) => crate::last_error::fail_as(pulsar_routing_status::LookupTooManyRequests, &e),
         }
     }
 }

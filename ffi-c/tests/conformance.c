@@ -816,8 +816,7 @@ static cJSON *action_fields(object *l, const struct pulsar_routing_lookup_action
                         : pulsar_routing_topic_lookup_error_message(l->handle, buf, sizeof buf, &n);
         cJSON_AddItemToObject(o, "error", st == PULSAR_ROUTING_STATUS_OK ? buf_text(buf, n) : cJSON_CreateNull());
     }
-    /* No reason text in C yet (issue 13): "reason" is absent, so a scenario
-     * that expects one disagrees. */
+    cJSON_AddItemToObject(o, "reason", text_or_null(a->reason));
     return o;
 }
 

@@ -48,6 +48,7 @@ use pulsar_routing::{
     murmur3_32, murmur3_32_raw, partition_for_key, partition_for_key_bytes, partition_switch_ms,
     resolve_routing_mode, sign_safe_mod,
 };
+use pulsar_routing_owned::lookup::{OwnedLookupAction, OwnedMetadataAction};
 use serde_json::{Map, Value, json};
 
 /// A failed call: the error's kind (the C status name, lowercased) and
@@ -739,6 +740,29 @@ fn metadata_action(a: MetadataAction<'_>) -> Value {
     out
 }
 
+/// One step of a topic lookup through the owned action every binding
+/// hands out, with its reason.
+fn lookup_step<S: AsRef<[Hop]> + AsMut<[Hop]>>(
+    lookup: &mut TopicLookup<S>,
+    event: impl for<'a> FnOnce(&'a mut TopicLookup<S>) -> LookupAction<'a>,
+) -> Value {
+    let owned = OwnedLookupAction::drive(lookup, event);
+    let mut out = action(owned.action());
+    out["reason"] = json!(owned.explanation().reason());
+    out
+}
+
+/// One step of a partitioned-metadata lookup, likewise.
+fn metadata_step(
+    metadata: &mut PartitionedMetadataLookup,
+    event: impl for<'a> FnOnce(&'a mut PartitionedMetadataLookup) -> MetadataAction<'a>,
+) -> Value {
+    let owned = OwnedMetadataAction::drive(metadata, event);
+    let mut out = metadata_action(owned.action());
+    out["reason"] = json!(owned.explanation().reason());
+    out
+}
+
 fn server_error(a: &Args) -> Result<Option<ServerError>, Failure> {
     match arg(a, "error").and_then(Value::as_str) {
         None => Ok(None),
@@ -1255,7 +1279,7 @@ fn call_method<'s>(obj: &mut Obj<'s>, method: &str, a: &'s Args) -> Outcome {
         Obj::Lookup(l) => {
             let now = int(a, "now_ms", 0) as u64;
             match method {
-                "start" => action(l.start(now)),
+                "start" => lookup_step(l, |l| l.start(now)),
                 "on_response" => {
                     let url = text(a, "broker_service_url", "");
                     let tls = text(a, "broker_service_url_tls", "");
@@ -1268,33 +1292,34 @@ fn call_method<'s>(obj: &mut Obj<'s>, method: &str, a: &'s Args) -> Outcome {
                         _ => match server_error(a)? {
                             Some(e) => LookupResponse::failed(e, text(a, "message", "")),
                             None => {
-                                return Ok(action(
-                                    l.on_attempt_error(AttemptError::EmptyResponse, now),
-                                ));
+                                return Ok(lookup_step(l, |l| {
+                                    l.on_attempt_error(AttemptError::EmptyResponse, now)
+                                }));
                             }
                         },
                     };
-                    action(l.on_response(&response, now))
+                    lookup_step(l, |l| l.on_response(&response, now))
                 }
-                "on_connection_failed" => action(l.on_connection_failed(now)),
-                "on_request_timeout" => action(l.on_request_timeout(now)),
-                "on_throttled" => action(l.on_attempt_error(
-                    AttemptError::TooManyRequests {
+                "on_connection_failed" => lookup_step(l, |l| l.on_connection_failed(now)),
+                "on_request_timeout" => lookup_step(l, |l| l.on_request_timeout(now)),
+                "on_throttled" => {
+                    let cause = AttemptError::TooManyRequests {
                         in_flight: int(a, "in_flight", 0) as u32,
                         queued: int(a, "queued", 0) as u32,
-                    },
-                    now,
-                )),
-                "on_retry_timer" => action(l.on_retry_timer(now)),
+                    };
+                    lookup_step(l, |l| l.on_attempt_error(cause, now))
+                }
+                "on_retry_timer" => lookup_step(l, |l| l.on_retry_timer(now)),
                 _ => return Err(failure("unknown", format!("unknown method {method}"))),
             }
         }
         Obj::Metadata(m) => {
             let now = int(a, "now_ms", 0) as u64;
             match method {
-                "start" => metadata_action(m.start(now)),
+                "start" => metadata_step(m, |m| m.start(now)),
                 "on_connected" => {
-                    metadata_action(m.on_connected(flag(a, "supports_pip344", false), now))
+                    let supports = flag(a, "supports_pip344", false);
+                    metadata_step(m, |m| m.on_connected(supports, now))
                 }
                 "on_response" => {
                     let error = server_error(a)?;
@@ -1308,10 +1333,10 @@ fn call_method<'s>(obj: &mut Obj<'s>, method: &str, a: &'s Args) -> Outcome {
                             partitions: int(a, "partitions", 0) as u32,
                         }
                     };
-                    metadata_action(m.on_response(&response, now))
+                    metadata_step(m, |m| m.on_response(&response, now))
                 }
-                "on_connection_failed" => metadata_action(m.on_connection_failed(now)),
-                "on_retry_timer" => metadata_action(m.on_retry_timer(now)),
+                "on_connection_failed" => metadata_step(m, |m| m.on_connection_failed(now)),
+                "on_retry_timer" => metadata_step(m, |m| m.on_retry_timer(now)),
                 _ => return Err(failure("unknown", format!("unknown method {method}"))),
             }
         }
