@@ -34,24 +34,29 @@ consumers as the broker does, reporting what each add and remove moves.
 Impact(removed={}, added={1: [(1, 65535)]})
 >>> selector.select_key("order-17")
 1
+
+Every name here also lives in the submodule named after the core's module
+that computes it: :mod:`~pulsar_routing.hashes`,
+:mod:`~pulsar_routing.routers`, :mod:`~pulsar_routing.topics`,
+:mod:`~pulsar_routing.bundles`, :mod:`~pulsar_routing.key_shared`,
+:mod:`~pulsar_routing.lookup`, :mod:`~pulsar_routing.sender`,
+:mod:`~pulsar_routing.profiles` and :mod:`~pulsar_routing.kafka`; the
+capacity planner is :mod:`~pulsar_routing.plan`. Only
+:class:`PulsarRoutingError`, the base of every error, and ``__version__``
+belong to the package itself.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from ._pulsar_routing import (
-    PendingQueue,
-    ProducerQueueIsFullError,
-    Readiness,
-    SenderConfig,
-    SenderConfigError,
-    SenderError,
-    SenderGate,
-    SenderNotReadyError,
-    required_max_pending_messages,
-)
-from ._pulsar_routing import (
+# Each submodule's `__all__` is what the top level takes from it, except
+# lookup's and sender's: their replays stay in the submodule (the two
+# `replay`s would clash), so the names taken are listed.
+from ._pulsar_routing import PulsarRoutingError, __version__
+from .bundles import *
+from .hashes import *
+from .kafka import *
+from .key_shared import *
+from .lookup import (
     Backoff,
     CoalescingTableFullError,
     LookupAction,
@@ -68,104 +73,20 @@ from ._pulsar_routing import (
     TopicLookupError,
     producer_start_topics,
 )
-from ._pulsar_routing import (
-    KAFKA_MURMUR2_SEED,
-    NONE_KEY,
-    AutoSplitSelector,
-    BundleError,
-    BundleRange,
-    ConsistentHashingSelector,
-    ConsumerAssignError,
-    Crc32,
-    CustomRouter,
-    DivisionByZeroError,
-    ExclusiveSelector,
-    IllegalPartitionIndexError,
-    Impact,
-    KafkaBuiltInPartitioner,
-    KafkaJavaClientPartitioner,
-    KafkaMurmur2Hasher,
-    KafkaPartitionError,
-    KeySharedPolicyError,
-    LibrdkafkaProducer,
-    MessageRoutingMode,
-    Murmur3Hasher,
-    NamespaceBundles,
-    PartitionCountError,
-    ProfileConfigError,
-    ProfileRouteError,
-    ProfileRouter,
-    PulsarRoutingError,
-    RoundRobinRouter,
-    RoutingConfigError,
-    SelectorConfigError,
-    SinglePartitionRouter,
-    TopicName,
-    TopicNameError,
-    UnknownHashingSchemeError,
-    __version__,
-    boost_hash_1_74_x86_64_raw,
-    check_partition,
-    cpp_partition_index,
-    cpp_partitioned_producer_check,
-    crc32,
-    default_boundaries,
-    get_partition_index,
-    go_atoi,
-    go_partition_index,
-    java_lossy_utf8,
-    java_string_hash,
-    java_string_hash_bytes,
-    java_string_hashcode,
-    java_string_hashcode_bytes,
-    kafka_fnv1a,
-    kafka_murmur2,
-    kafka_partition,
-    kafka_partition_load_stats,
-    kafka_partitions,
-    kafka_to_positive,
-    librdkafka_default_sticky_linger_ms,
-    librdkafka_partition,
-    librdkafka_random_partition,
-    murmur3_32,
-    murmur3_32_raw,
-    parse_boundary,
-    partition_for_key,
-    partition_for_key_bytes,
-    partition_switch_ms,
-    partitions_for_keys,
-    profile_key_hash,
-    profile_key_hash_name,
-    profile_partition,
-    profile_partitions,
-    resolve_routing_mode,
-    ring_point,
-    routing_key_hash,
-    sign_safe_mod,
-    sticky_key,
-    sticky_key_hash,
-    sticky_key_hashes,
-    topic_bundle,
-    validate_full_range,
-    validate_sticky_ranges,
+from .profiles import *
+from .routers import *
+from .sender import (
+    PendingQueue,
+    ProducerQueueIsFullError,
+    Readiness,
+    SenderConfig,
+    SenderConfigError,
+    SenderError,
+    SenderGate,
+    SenderNotReadyError,
+    required_max_pending_messages,
 )
-
-
-class MessageRouter(Protocol):
-    """What every router here offers (the core's ``MessageRouter`` trait).
-
-    ``now_ms`` is read only by :class:`RoundRobinRouter`, for keyless
-    messages with batching.
-    """
-
-    def choose_partition(
-        self,
-        key: str | bytes | None,
-        num_partitions: int,
-        *,
-        now_ms: int | None = None,
-    ) -> int: ...
-
+from .topics import *
 
 __all__ = [
     "Backoff",

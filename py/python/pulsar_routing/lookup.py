@@ -1,9 +1,21 @@
-"""Replaying a topic lookup: given the brokers' answers and their times,
-what did the client do, and why?
+"""Topic lookup, sans IO: which broker serves a topic, and why.
 
-:class:`TopicLookup` is driven one event at a time; :func:`replay` drives it
-through a whole trace and returns every step with the action taken and its
-reason.
+:class:`TopicLookup` is one lookup (redirects, retries, timeouts) driven one
+event at a time, each answered with a :class:`LookupAction` that carries its
+reason; :class:`PartitionedMetadataLookup` is the partitioned-metadata step
+before a producer starts, and :func:`producer_start_topics` the topics it
+then looks up. :class:`LookupCoalescer` and :class:`MetadataCoalescer`
+share requests in flight, :class:`LookupThrottle` holds a connection's
+lookup limits and :class:`Backoff` is the Java client's. Failures are
+subclasses of :class:`TopicLookupError`: :class:`LookupFailedError`,
+:class:`TooManyRedirectsError`, :class:`RedirectLoopError`,
+:class:`LookupTimeoutError`, :class:`TooManyRequestsError` and
+:class:`CoalescingTableFullError`.
+
+Replaying a lookup: given the brokers' answers and their times, what did
+the client do, and why? :func:`replay` drives a :class:`TopicLookup`
+through a whole trace and returns every step (a :class:`ReplayStep`) with
+the action taken and its reason; :func:`explain` prints them.
 
 >>> from pulsar_routing.lookup import replay
 >>> steps = replay(
@@ -30,9 +42,44 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._pulsar_routing import LookupAction, TopicLookup
+from ._pulsar_routing import (
+    Backoff,
+    CoalescingTableFullError,
+    LookupAction,
+    LookupCoalescer,
+    LookupFailedError,
+    LookupThrottle,
+    LookupTimeoutError,
+    MetadataCoalescer,
+    PartitionedMetadataLookup,
+    RedirectLoopError,
+    TooManyRedirectsError,
+    TooManyRequestsError,
+    TopicLookup,
+    TopicLookupError,
+    producer_start_topics,
+)
 
-__all__ = ["ReplayStep", "explain", "replay"]
+__all__ = [
+    "Backoff",
+    "CoalescingTableFullError",
+    "LookupAction",
+    "LookupCoalescer",
+    "LookupFailedError",
+    "LookupThrottle",
+    "LookupTimeoutError",
+    "MetadataCoalescer",
+    "PartitionedMetadataLookup",
+    "RedirectLoopError",
+    "ReplayStep",
+    "TooManyRedirectsError",
+    "TooManyRequestsError",
+    "TopicLookup",
+    "TopicLookupError",
+    "explain",
+    "producer_start_topics",
+    "replay",
+]
 
 _EVENTS = (
     "start",

@@ -1,8 +1,17 @@
-"""Replay a producer trace through the Kafka sender readiness gate.
+"""The Kafka producer's send-readiness gate and Pulsar's pending-message queue.
 
-:func:`replay` answers "given these responses and times, what did the
-client do and why": it feeds each event to a :class:`~pulsar_routing.SenderGate`
-and records, step by step, the gate's answer or the refusal.
+:class:`SenderGate` decides, per broker node, whether a produce request may
+go now (connection, authentication, in-flight limit, throttling, metadata)
+and says why not in a :class:`Readiness`; :class:`SenderConfig` holds its
+settings. :class:`PendingQueue` is a producer's bounded queue of pending
+messages, and :func:`required_max_pending_messages` the size that rides
+out a reconnect. Errors: :class:`SenderConfigError`, :class:`SenderError`
+(with :class:`SenderNotReadyError`) and :class:`ProducerQueueIsFullError`.
+
+Replaying a producer trace through the gate: :func:`replay` answers
+"given these responses and times, what did the client do and why": it
+feeds each event to a :class:`SenderGate` and records, step by step (a
+:class:`ReplayStep`), the gate's answer or the refusal.
 
 Events are tuples ``(now_ms, kind, *args)``:
 
@@ -34,14 +43,30 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ._pulsar_routing import (
+    PendingQueue,
+    ProducerQueueIsFullError,
     Readiness,
     SenderConfig,
+    SenderConfigError,
     SenderError,
     SenderGate,
     SenderNotReadyError,
+    required_max_pending_messages,
 )
 
-__all__ = ["ReplayStep", "replay"]
+__all__ = [
+    "PendingQueue",
+    "ProducerQueueIsFullError",
+    "Readiness",
+    "ReplayStep",
+    "SenderConfig",
+    "SenderConfigError",
+    "SenderError",
+    "SenderGate",
+    "SenderNotReadyError",
+    "replay",
+    "required_max_pending_messages",
+]
 
 _CONNECTION_EVENTS = frozenset(
     {"connect", "connected", "authenticated", "disconnected", "authentication_failed"}

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._pulsar_routing import ProfileRouteError, kafka_partitions, profile_partitions
+from ..kafka import kafka_partitions
+from ..profiles import ProfileRouteError, profile_partitions
 from .inputs import KeysLike, WeightsLike, key_sample
 from .results import ClientDivergencePair, ClientDivergenceReport
 

@@ -70,7 +70,7 @@ _NAMES = {
 
 
 def _bindings() -> Bindings:
-    from .. import _pulsar_routing as native
+    from .. import key_shared as native
 
     import pulsar_routing as pr
 

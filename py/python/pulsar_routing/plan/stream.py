@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import partitions_for_keys
-from .._pulsar_routing import ProfileRouteError
+from ..profiles import ProfileRouteError
 from .inputs import BATCH_ROWS, KeySample, PlanInputError, _arrow_keys, _ArrowAccumulator, _pyarrow, _pyarrow_compute
 from .results import (
     ClientDivergencePair,
