@@ -13,3 +13,4 @@
 //! Modules are named after the core module they extend.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+pub mod key_shared;
