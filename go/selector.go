@@ -218,32 +218,41 @@ func (s *Selector) failure(status C.pulsar_routing_status) error {
 	})
 }
 
-// growing runs a mutation, moving the selector into twice the storage and
-// running it again while it fails for capacity; extra is room the call
-// needs beyond doubling (name bytes, ranges).
-func (s *Selector) growing(extra uint32, op func() C.pulsar_routing_status) C.pulsar_routing_status {
-	for {
-		st := op()
-		if st != C.PULSAR_ROUTING_STATUS_CONSUMER_CAPACITY && st != C.PULSAR_ROUTING_STATUS_NAME_CAPACITY &&
-			st != C.PULSAR_ROUTING_STATUS_RANGE_CAPACITY {
-			return st
-		}
-		var capacity C.pulsar_routing_selector_capacity
-		if g := C.pulsar_routing_selector_get_capacity(s.handle, &capacity); g != C.PULSAR_ROUTING_STATUS_OK {
-			return g
-		}
-		switch st {
-		case C.PULSAR_ROUTING_STATUS_CONSUMER_CAPACITY:
-			capacity.max_consumers = capacity.max_consumers*2 + 1
-		case C.PULSAR_ROUTING_STATUS_NAME_CAPACITY:
-			capacity.name_bytes = capacity.name_bytes*2 + C.uint32_t(extra)
-		default:
-			capacity.max_ranges = capacity.max_ranges*2 + C.uint32_t(extra)
-		}
-		if r := C.pulsar_routing_selector_reserve(s.handle, capacity); r != C.PULSAR_ROUTING_STATUS_OK {
-			return r
-		}
+// SelectorCapacity is the room a selector has: consumers, bytes of
+// consumer names (consistent hashing) and declared ranges (exclusive).
+type SelectorCapacity struct {
+	MaxConsumers uint32
+	NameBytes    uint32
+	MaxRanges    uint32
+}
+
+// Capacity is the room the selector has now. Adds grow it on their own,
+// by the one policy every binding shares.
+func (s *Selector) Capacity() (SelectorCapacity, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.handle == nil {
+		return SelectorCapacity{}, errSelectorClosed
 	}
+	var c C.pulsar_routing_selector_capacity
+	if err := check(C.pulsar_routing_selector_get_capacity(s.handle, &c)); err != nil {
+		return SelectorCapacity{}, err
+	}
+	return SelectorCapacity{uint32(c.max_consumers), uint32(c.name_bytes), uint32(c.max_ranges)}, nil
+}
+
+// Reserve makes room ahead of time (never less than the selector has), so
+// that the adds it covers allocate nothing.
+func (s *Selector) Reserve(c SelectorCapacity) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.handle == nil {
+		return errSelectorClosed
+	}
+	return check(C.pulsar_routing_selector_reserve(s.handle, C.pulsar_routing_selector_capacity{
+		max_consumers: C.uint32_t(c.MaxConsumers), name_bytes: C.uint32_t(c.NameBytes),
+		max_ranges: C.uint32_t(c.MaxRanges),
+	}))
 }
 
 // lastImpact is the impact of the last add or remove.
@@ -267,13 +276,13 @@ func (s *Selector) lastImpact() (Impact, error) {
 }
 
 // mutate runs an add or remove under the write lock and reads its impact.
-func (s *Selector) mutate(extra uint32, op func() C.pulsar_routing_status) (Impact, error) {
+func (s *Selector) mutate(op func() C.pulsar_routing_status) (Impact, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.handle == nil {
 		return Impact{}, errSelectorClosed
 	}
-	if err := s.failure(s.growing(extra, op)); err != nil {
+	if err := s.failure(op()); err != nil {
 		return Impact{}, err
 	}
 	return s.lastImpact()
@@ -284,7 +293,7 @@ func (s *Selector) mutate(extra uint32, op func() C.pulsar_routing_status) (Impa
 // It fails, changing nothing, for a consumer id already present, with
 // Java's message where the broker refuses the consumer.
 func (s *Selector) Add(consumer uint64, name string) (Impact, error) {
-	return s.mutate(uint32(len(name)), func() C.pulsar_routing_status {
+	return s.mutate(func() C.pulsar_routing_status {
 		p, n := stringPtr(name)
 		st := C.pulsar_routing_selector_add_named(s.handle, C.uint64_t(consumer), p, n)
 		runtime.KeepAlive(name)
@@ -295,7 +304,7 @@ func (s *Selector) Add(consumer uint64, name string) (Impact, error) {
 // AddConsumer adds a consumer without a name, as an AutoSplit selector
 // takes it (the other kinds fail with StatusWrongSelectorKind).
 func (s *Selector) AddConsumer(consumer uint64) (Impact, error) {
-	return s.mutate(0, func() C.pulsar_routing_status {
+	return s.mutate(func() C.pulsar_routing_status {
 		return C.pulsar_routing_selector_add(s.handle, C.uint64_t(consumer))
 	})
 }
@@ -309,7 +318,7 @@ func (s *Selector) AddRanges(consumer uint64, ranges []HashRange) (Impact, error
 	for i, r := range ranges {
 		cr[i] = r.c()
 	}
-	return s.mutate(uint32(len(ranges)), func() C.pulsar_routing_status {
+	return s.mutate(func() C.pulsar_routing_status {
 		p := &cr[0]
 		if ranges == nil {
 			p = nil
@@ -321,7 +330,7 @@ func (s *Selector) AddRanges(consumer uint64, ranges []HashRange) (Impact, error
 // Remove removes consumer; an unknown consumer is a no-op with an empty
 // impact, as in the broker.
 func (s *Selector) Remove(consumer uint64) (Impact, error) {
-	return s.mutate(0, func() C.pulsar_routing_status {
+	return s.mutate(func() C.pulsar_routing_status {
 		return C.pulsar_routing_selector_remove(s.handle, C.uint64_t(consumer))
 	})
 }

@@ -99,3 +99,28 @@ func TestSelector(t *testing.T) {
 		t.Errorf("closed selector: %v", err)
 	}
 }
+
+// Adds grow a selector by the policy every binding shares; Reserve makes
+// the room ahead of time and Capacity reports it.
+func TestSelectorGrowsAndReserves(t *testing.T) {
+	s, err := NewAutoSplitSelector(AutoSplitConfig{RangeSize: 65536, MaxConsumers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for c := uint64(1); c <= 100; c++ {
+		if _, err := s.AddConsumer(c); err != nil {
+			t.Fatalf("add %d: %v", c, err)
+		}
+	}
+	got, err := s.Capacity()
+	if err != nil || got.MaxConsumers < 100 {
+		t.Fatalf("capacity after 100 adds: %+v, %v", got, err)
+	}
+	if err := s.Reserve(SelectorCapacity{MaxConsumers: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Capacity(); err != nil || got.MaxConsumers < 1000 {
+		t.Fatalf("capacity after reserving 1000: %+v, %v", got, err)
+	}
+}

@@ -827,15 +827,22 @@ typedef struct pulsar_routing_round_robin_router pulsar_routing_round_robin_rout
 /*
  A Key_Shared selector: which consumer of a subscription receives each
  slot, as the broker's selector of its kind decides, with the broker's
- snapshots and, for the two `AUTO_SPLIT` kinds, the impact of every add
- and remove. An opaque heap handle.
+ snapshots and the impact of every add and remove (for the exclusive
+ selector, which Java gives none, the slots that actually moved). An
+ opaque heap handle.
 
  Made by `pulsar_routing_selector_new_auto_split`,
  `_new_consistent_hashing` or `_new_exclusive`; released with
- `pulsar_routing_selector_free`. It holds its storage, sized by its
- configuration: an add that needs more room fails with
- `CONSUMER_CAPACITY`, `NAME_CAPACITY` or `RANGE_CAPACITY` and changes
- nothing; `pulsar_routing_selector_reserve` makes room.
+ `pulsar_routing_selector_free`. It holds its storage, which starts with
+ the room its configuration asks for and grows on demand, with the same
+ policy as the Python binding: an add that needs more room moves the
+ selector into bigger storage (at least twice the room) and succeeds, so
+ C and Python give the same answer to the same calls. (Before 0.2 such an
+ add failed with `CONSUMER_CAPACITY`, `NAME_CAPACITY` or
+ `RANGE_CAPACITY`; those now come only when the room needed no longer
+ fits 32 bits, and `OUT_OF_MEMORY` when allocation fails.)
+ `pulsar_routing_selector_reserve` makes room ahead of time, so that the
+ adds it covers allocate nothing.
 
  Consumers are `uint64_t` ids of the caller's choosing; the broker
  identifies consumers by instance, and the ids stand for the instances.
@@ -1155,9 +1162,8 @@ typedef struct pulsar_routing_auto_split_config {
    */
   int32_t range_size;
   /*
-   How many consumers the selector holds before
-   `pulsar_routing_selector_reserve` is needed. At most `range_size`
-   can ever be assigned.
+   How many consumers the selector has room for when made; it grows
+   past that on demand. At most `range_size` can ever be assigned.
    */
   uint32_t max_consumers;
 } pulsar_routing_auto_split_config;
@@ -1181,13 +1187,13 @@ typedef struct pulsar_routing_consistent_hashing_config {
    */
   uint32_t range_max;
   /*
-   How many consumers the selector holds before
-   `pulsar_routing_selector_reserve` is needed.
+   How many consumers the selector has room for when made; it grows
+   past that on demand.
    */
   uint32_t max_consumers;
   /*
    Bytes for the names of the live consumers (their UTF-8 lengths,
-   summed); 64 per consumer is generous.
+   summed) when made; 64 per consumer is generous. Grows on demand.
    */
   uint32_t name_bytes;
 } pulsar_routing_consistent_hashing_config;
@@ -1204,12 +1210,13 @@ typedef uint32_t pulsar_routing_exclusive_mode;
  */
 typedef struct pulsar_routing_exclusive_config {
   /*
-   How many consumers the selector holds before
-   `pulsar_routing_selector_reserve` is needed.
+   How many consumers the selector has room for when made; it grows
+   past that on demand.
    */
   uint32_t max_consumers;
   /*
-   How many declared ranges, over all consumers, it holds.
+   How many declared ranges, over all consumers, it has room for when
+   made; it grows past that on demand.
    */
   uint32_t max_ranges;
   /*
@@ -4105,8 +4112,9 @@ pulsar_routing_status pulsar_routing_consistent_hashing_config_storage_words(str
 /*
  The number of `uint32_t` words of storage an exclusive selector with
  this configuration holds (4 bytes each): `4 * max_consumers +
- 4 * max_ranges + 65536` (the flat slot table), plus the id index and,
- with the legacy rules, `4 * max_ranges` more.
+ 12 * max_ranges + 65536` (the flat slot table; `8 * max_ranges` is the
+ last impact), plus the id index and, with the legacy rules,
+ `28 * max_ranges + 16` more.
  `pulsar_routing_selector_new_exclusive` allocates them.
 
  - `words_out`: receives the number on success.
@@ -4129,7 +4137,7 @@ pulsar_routing_status pulsar_routing_exclusive_config_storage_words(struct pulsa
  below). Names do not matter.
 
  - `config`: the range size (checked with Java's messages) and the
-   consumer capacity.
+   consumer room to start with.
  - `selector_out`: on success, receives the new selector, which the
    caller owns and must release with `pulsar_routing_selector_free`.
 
@@ -4153,7 +4161,7 @@ pulsar_routing_status pulsar_routing_selector_new_auto_split(struct pulsar_routi
  wrapping around. On a collision the first owner keeps the point and
  later ones queue.
 
- - `config`: points, range and capacities.
+ - `config`: points, range and the room to start with.
  - `selector_out`: on success, receives the new selector, which the
    caller owns and must release with `pulsar_routing_selector_free`.
 
@@ -4176,7 +4184,7 @@ pulsar_routing_status pulsar_routing_selector_new_consistent_hashing(struct puls
  The broker does not check bounds; `pulsar_routing_validate_sticky_ranges`
  is the client's check.
 
- - `config`: capacities and rules.
+ - `config`: the room to start with, and the rules.
  - `selector_out`: on success, receives the new selector, which the
    caller owns and must release with `pulsar_routing_selector_free`.
 
@@ -4285,15 +4293,15 @@ pulsar_routing_status pulsar_routing_selector_get_capacity(const struct pulsar_r
                                                            struct pulsar_routing_selector_capacity *capacity_out);
 
 /*
- Makes room: moves the selector into new storage with at least
- `capacity` (each field the selector's kind uses, kept at least at its
- current value), keeping its consumers, assignments, history (which
+ Makes room ahead of time: moves the selector into new storage with at
+ least `capacity` (each field the selector's kind uses, kept at least at
+ its current value), keeping its consumers, assignments, history (which
  decides what later adds and removes do) and last impact. A no-op,
  allocating nothing, when the selector already has that room.
 
- The usual use: an add failed with `CONSUMER_CAPACITY`, `NAME_CAPACITY`
- or `RANGE_CAPACITY`; reserve more (say, twice the current capacity) and
- add again.
+ Adds grow the selector on their own; reserving is an optional
+ pre-allocation, so that the adds it covers allocate nothing (e.g. on a
+ path that must not allocate).
 
  Returns `OK`, `NULL_PARAMETER`, `SELECTOR_CAPACITY_TOO_LARGE` or
  `OUT_OF_MEMORY`; on failure the selector is unchanged. Needs the
@@ -4314,9 +4322,11 @@ pulsar_routing_status pulsar_routing_selector_reserve(struct pulsar_routing_sele
  hashing selector needs a name: `pulsar_routing_selector_add_named`; an
  exclusive one ranges: `_add_ranges`), `DUPLICATE_CONSUMER`,
  `NO_MORE_RANGE` (Java's: every range is one slot wide) or
- `CONSUMER_CAPACITY`. A failed add changes nothing but the last error
+ `OUT_OF_MEMORY` (`CONSUMER_CAPACITY` only past 32-bit room). A failed
+ add changes nothing but the last error
  (`pulsar_routing_selector_last_error_message`) and empties the last
- impact. Needs the selector to itself; allocates nothing.
+ impact. Needs the selector to itself; allocates only when the selector
+ has no room left (see `pulsar_routing_selector`).
 
  # Safety
  `selector` must be a live selector that no other thread uses during the
@@ -4338,9 +4348,10 @@ pulsar_routing_status pulsar_routing_selector_add(struct pulsar_routing_selector
 
  Returns `OK`, `NULL_PARAMETER`, `WRONG_SELECTOR_KIND` (an exclusive
  selector: `pulsar_routing_selector_add_ranges`), `DUPLICATE_CONSUMER`,
- `CONSUMER_CAPACITY`, `NAME_CAPACITY`, and for AutoSplit `NO_MORE_RANGE`.
- A failed add changes nothing but the last error and empties the last
- impact. Needs the selector to itself; allocates nothing.
+ `OUT_OF_MEMORY` (`CONSUMER_CAPACITY` and `NAME_CAPACITY` only past
+ 32-bit room), and for AutoSplit `NO_MORE_RANGE`. A failed add changes
+ nothing but the last error and empties the last impact. Needs the
+ selector to itself; allocates only when the selector has no room left.
 
  # Safety
  `selector` must be a live selector that no other thread uses during the
@@ -4369,11 +4380,17 @@ pulsar_routing_status pulsar_routing_selector_add_named(struct pulsar_routing_se
  `EMPTY_HASH_RANGES`, `HASH_RANGE_START_AFTER_END`,
  `OWN_HASH_RANGES_CONFLICT` and `HASH_RANGE_CONFLICT` (legacy rules:
  `LEGACY_HASH_RANGE_START_AFTER_END` and `HASH_RANGE_CONFLICT`), then
- `CONSUMER_CAPACITY` or `RANGE_CAPACITY`. Java's messages quote ranges
- and consumers: `pulsar_routing_selector_last_error_message` writes them.
- A failed add changes nothing but the last error. The exclusive selector
- has no impact (Java returns none). Needs the selector to itself;
- allocates nothing.
+ `OUT_OF_MEMORY` (`CONSUMER_CAPACITY` and `RANGE_CAPACITY` only past
+ 32-bit room). Java's messages quote ranges and consumers:
+ `pulsar_routing_selector_last_error_message` writes them. A failed add
+ changes nothing but the last error and empties the last impact.
+
+ Java's exclusive selector reports no impact; this one's last impact is
+ what actually moved: the consumer's declared ranges, in slot order,
+ clipped to the slots `[0, 65535]` and merged when adjacent (legacy
+ rules: also the gaps it is delivered, and those another consumer
+ loses). Needs the selector to itself; allocates only when the selector
+ has no room left.
 
  # Safety
  `selector` must be a live selector that no other thread uses during the
@@ -4612,8 +4629,10 @@ pulsar_routing_status pulsar_routing_selector_ranges_of(const struct pulsar_rout
  merged, as Java's map holds them. In the broker, `removed` ranges of the
  other consumers become draining hashes.
 
- Empty after a failed add, after removing an unknown consumer, before any
- change, and always for the exclusive selector (Java returns no impact).
+ Empty after a failed add, after removing an unknown consumer, and
+ before any change. Java's exclusive selector reports no impact; this
+ one reports the slots that actually moved (see
+ `pulsar_routing_selector_add_ranges`).
 
  - `removed`, `removed_len`: the output for the ranges that left their
    consumer; `removed` must not be NULL, even when `removed_len` is 0.

@@ -1086,11 +1086,11 @@ public:
 
     /// AutoSplit: adds an unnamed consumer.
     void add(uint64_t consumer) {
-        grow_and_retry([&] { return pulsar_routing_selector_add(handle_.get(), consumer); });
+        add_or_throw([&] { return pulsar_routing_selector_add(handle_.get(), consumer); });
     }
     /// Consistent hashing (AutoSplit ignores the name).
     void add(uint64_t consumer, std::string_view name) {
-        grow_and_retry([&] {
+        add_or_throw([&] {
             return pulsar_routing_selector_add_named(handle_.get(), consumer,
                                                      detail::non_null(name.data()), name.size());
         });
@@ -1098,7 +1098,7 @@ public:
     /// Exclusive: the consumer's `KeySharedMeta` ranges.
     void add(uint64_t consumer, const std::vector<hash_range> &ranges) {
         static const hash_range none{0, 0};
-        grow_and_retry([&] {
+        add_or_throw([&] {
             return pulsar_routing_selector_add_ranges(handle_.get(), consumer,
                                                       ranges.empty() ? &none : ranges.data(),
                                                       ranges.size());
@@ -1126,7 +1126,8 @@ public:
             return pulsar_routing_selector_assignments(handle_.get(), buf, len, written);
         });
     }
-    /// What the last add or remove moved: `{removed, added}`.
+    /// What the last add or remove moved: `{removed, added}` (for an
+    /// exclusive selector, which Java gives none, the slots that moved).
     std::pair<std::vector<assignment>, std::vector<assignment>> last_impact() const {
         std::vector<assignment> removed(16), added(16);
         for (;;) {
@@ -1163,29 +1164,12 @@ private:
         return consumer;
     }
 
-    template <class Add> void grow_and_retry(Add add) {
-        for (int attempt = 0;; attempt++) {
-            pulsar_routing_status status = add();
-            if (status == PULSAR_ROUTING_STATUS_OK) {
-                return;
-            }
-            bool full = status == PULSAR_ROUTING_STATUS_CONSUMER_CAPACITY ||
-                        status == PULSAR_ROUTING_STATUS_NAME_CAPACITY ||
-                        status == PULSAR_ROUTING_STATUS_RANGE_CAPACITY;
-            if (!full || attempt >= 32) {
-                throw error(status, last_error_message(status));
-            }
-            pulsar_routing_selector_capacity capacity{};
-            detail::check(pulsar_routing_selector_get_capacity(handle_.get(), &capacity));
-            auto twice = [](uint32_t n) { return n < 8 ? 16u : (n > UINT32_MAX / 2 ? UINT32_MAX : n * 2); };
-            if (status == PULSAR_ROUTING_STATUS_CONSUMER_CAPACITY) {
-                capacity.max_consumers = twice(capacity.max_consumers);
-            } else if (status == PULSAR_ROUTING_STATUS_NAME_CAPACITY) {
-                capacity.name_bytes = twice(capacity.name_bytes) + 256;
-            } else {
-                capacity.max_ranges = twice(capacity.max_ranges);
-            }
-            detail::check(pulsar_routing_selector_reserve(handle_.get(), capacity));
+    // The C selector grows its own storage (the policy Python shares), so a
+    // failed add is the broker's refusal: thrown with its full message.
+    template <class Add> void add_or_throw(Add add) {
+        pulsar_routing_status status = add();
+        if (status != PULSAR_ROUTING_STATUS_OK) {
+            throw error(status, last_error_message(status));
         }
     }
 

@@ -370,7 +370,9 @@ fn check_exclusive(
 ) {
     let consumer = step["consumer_id"].as_u64().expect("consumer id");
     let result = match text(step, "op") {
-        "add" => sel.add(consumer, json_declared(&step["ranges"]).as_deref()),
+        "add" => sel
+            .add(consumer, json_declared(&step["ranges"]).as_deref())
+            .map(|_| ()),
         "remove" => {
             sel.remove(consumer);
             Ok(())

@@ -714,8 +714,8 @@ proptest! {
             } else {
                 let declared: Option<Vec<HashRange>> =
                     ranges.as_ref().map(|r| r.iter().map(|&x| x.into()).collect());
-                let got = current.add(c, declared.as_deref());
-                let got_legacy = legacy.add(c, declared.as_deref());
+                let got = current.add(c, declared.as_deref()).map(|_| ());
+                let got_legacy = legacy.add(c, declared.as_deref()).map(|_| ());
                 if model.live.contains(&c) {
                     prop_assert_eq!(got, Err(AssignError::DuplicateConsumer { consumer: c }));
                 } else {
@@ -891,10 +891,13 @@ fn storage_formulas_are_the_documented_ones() {
             let current = ExclusiveConfig::new(c as u32, r as u32);
             assert_eq!(
                 current.storage_words(),
-                Ok(4 * c + index(c) + 4 * r + 65536)
+                Ok(4 * c + index(c) + 12 * r + 65536)
             );
             let legacy = current.with_mode(ExclusiveMode::LegacyPre24730);
-            assert_eq!(legacy.storage_words(), Ok(4 * c + index(c) + 8 * r + 65536));
+            assert_eq!(
+                legacy.storage_words(),
+                Ok(4 * c + index(c) + 40 * r + 16 + 65536)
+            );
         }
         for p in [0usize, 1, 100] {
             for m in [7usize, 65535, 65536, 2_147_483_646] {
@@ -1066,4 +1069,114 @@ fn auto_split_without_table_forgets_removed_consumers() {
     sel.remove(21);
     assert_eq!(sel.select(0), None);
     assert_eq!(sel.select(1 << 20), None);
+}
+
+/// The consumer of every slot, `u64::MAX` for none.
+fn owners(sel: &ExclusiveSelector<Vec<u32>>) -> Vec<u64> {
+    (0..65536)
+        .map(|slot| sel.select(slot).unwrap_or(u64::MAX))
+        .collect()
+}
+
+/// What moved between two owner tables: per consumer, the runs of slots it
+/// lost and gained.
+fn moved(before: &[u64], after: &[u64]) -> (Ranges, Ranges) {
+    let (mut removed, mut added) = (Ranges::new(), Ranges::new());
+    let push = |side: &mut Ranges, c: u64, slot: i64| {
+        let runs = side.entry(c).or_default();
+        match runs.last_mut() {
+            Some(last) if last.1 + 1 == slot => last.1 = slot,
+            _ => runs.push((slot, slot)),
+        }
+    };
+    for (slot, (&was, &now)) in before.iter().zip(after).enumerate() {
+        if was != now {
+            if was != u64::MAX {
+                push(&mut removed, was, slot as i64);
+            }
+            if now != u64::MAX {
+                push(&mut added, now, slot as i64);
+            }
+        }
+    }
+    (removed, added)
+}
+
+/// The impact's lists in slot order: each entry starts after the previous
+/// one ends (one slot has one owner before and one after).
+fn in_slot_order(impact: &Impact<'_>) -> bool {
+    let ordered = |side: Vec<(u64, HashRange)>| side.windows(2).all(|w| w[0].1.end < w[1].1.start);
+    ordered(impact.removed().collect()) && ordered(impact.added().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Java's exclusive selector reports no impact; this one reports what
+    /// moved. Current rules: exactly the consumer's declared ranges (clipped
+    /// to the slots that exist), derived here from the declaration alone.
+    /// Both rules: exactly the slots whose `select` answer changed.
+    #[test]
+    fn exclusive_impact_is_what_moved(
+        steps in proptest::collection::vec((0u64..8, any_ranges(), any::<bool>()), 0..12),
+    ) {
+        for mode in [ExclusiveMode::Current, ExclusiveMode::LegacyPre24730] {
+            // Small capacities: the storage grows in the middle of the run,
+            // and the last impact must survive the move.
+            let config = ExclusiveConfig::new(2, 4).with_mode(mode);
+            let mut sel = ExclusiveSelector::new(config, vec![0; config.storage_words().unwrap()]).unwrap();
+            let mut declared_by: HashMap<u64, Vec<(i64, i64)>> = HashMap::new();
+            for (c, ranges, remove) in &steps {
+                let before = owners(&sel);
+                let declared: Option<Vec<HashRange>> =
+                    ranges.as_ref().map(|r| r.iter().map(|&x| x.into()).collect());
+                let got = if *remove {
+                    let impact = sel.remove(*c);
+                    Some((impact_of(&impact), in_slot_order(&impact)))
+                } else {
+                    let mut result = sel.add(*c, declared.as_deref()).map(|_| ());
+                    if matches!(result, Err(AssignError::ConsumerCapacity { .. } | AssignError::RangeCapacity { .. })) {
+                        prop_assert!(sel.last_impact().is_empty(), "a failed add empties the impact");
+                        let bigger = ExclusiveConfig::new(16, 64).with_mode(mode);
+                        sel = sel.grow(bigger, vec![0; bigger.storage_words().unwrap()]).unwrap();
+                        result = sel.add(*c, declared.as_deref()).map(|_| ());
+                    }
+                    let impact = sel.last_impact();
+                    result.ok().map(|()| (impact_of(&impact), in_slot_order(&impact)))
+                };
+                let Some((got, ordered)) = got else {
+                    prop_assert!(sel.last_impact().is_empty(), "a failed add empties the impact");
+                    continue;
+                };
+                prop_assert!(ordered, "impact lists in slot order");
+                prop_assert_eq!(&got, &moved(&before, &owners(&sel)));
+                // The last impact is the one returned, also after a grow.
+                prop_assert_eq!(impact_of(&sel.last_impact()), got.clone());
+                let bigger = ExclusiveConfig::new(32, 128).with_mode(mode);
+                let grown = sel.grow(bigger, vec![0; bigger.storage_words().unwrap()]).unwrap();
+                prop_assert_eq!(impact_of(&grown.last_impact()), got.clone());
+                if mode == ExclusiveMode::Current {
+                    let clip = |(s, e): (i64, i64)| (s.max(0), e.min(65535));
+                    let own: Vec<(i64, i64)> = if *remove {
+                        declared_by.remove(c).unwrap_or_default()
+                    } else {
+                        let mine = ranges.clone().unwrap_or_default();
+                        let mine: Vec<(i64, i64)> = mine.iter().map(|&(s, e)| (i64::from(s), i64::from(e))).collect();
+                        declared_by.insert(*c, mine.clone());
+                        mine
+                    };
+                    let own = merge(own.into_iter().map(clip).filter(|r| r.0 <= r.1).collect());
+                    let expected: Ranges = if own.is_empty() { Ranges::new() } else { [(*c, own)].into() };
+                    let (removed, added) = &got;
+                    if *remove {
+                        prop_assert_eq!(removed, &expected);
+                        prop_assert!(added.is_empty());
+                    } else {
+                        prop_assert_eq!(added, &expected);
+                        prop_assert!(removed.is_empty());
+                    }
+                }
+            }
+        }
+    }
 }

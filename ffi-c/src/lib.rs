@@ -15,8 +15,9 @@
 //!   even with a length of 0, and `*_free(NULL)` does nothing;
 //! - a Rust panic never crosses the boundary: it becomes
 //!   `PULSAR_ROUTING_STATUS_PANIC`, or a documented default;
-//! - nothing allocates except the `*_new` router and selector constructors
-//!   and `pulsar_routing_selector_reserve`.
+//! - nothing allocates except the `*_new` router and selector constructors,
+//!   `pulsar_routing_selector_reserve`, and a selector add that outgrows
+//!   its selector's room.
 //!
 //! The exported functions are `unsafe` in Rust because they take raw
 //! pointers from C; their `# Safety` sections say what the caller promises.

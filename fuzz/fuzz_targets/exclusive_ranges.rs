@@ -98,7 +98,7 @@ fuzz_target!(|input: Input| {
                         .collect()
                 });
                 let before: Vec<_> = sel.assignments().collect();
-                let got = sel.add(c, declared.as_deref());
+                let got = sel.add(c, declared.as_deref()).map(|_| ());
                 if let Err(e) = &got {
                     assert!(!e.to_string().is_empty());
                     let after: Vec<_> = sel.assignments().collect();

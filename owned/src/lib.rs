@@ -14,4 +14,5 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod key_shared;
 pub mod lookup;

@@ -249,6 +249,25 @@ def test_exclusive_legacy_delivers_gaps() -> None:
     assert repr(current) == "<ExclusiveSelector 1 consumers>"
 
 
+def test_exclusive_impact_is_the_declared_ranges() -> None:
+    # Java's exclusive selector reports no impact; this one reports what
+    # moved, computed in the core, so C (ffi-c/tests/key_shared.c) reports
+    # the same: the declared ranges, in slot order, clipped to the slots.
+    sel = pr.ExclusiveSelector()
+    declared = [(20000, 29999), (60000, 70000), (0, 9999)]
+    clipped = sorted((max(s, 0), min(e, 65535)) for s, e in declared)
+    impact = sel.add(1, "c1", declared)
+    assert impact.added == {1: clipped} and impact.removed == {}
+    with pytest.raises(pr.ConsumerAssignError):
+        sel.add(2, "c2", [(9000, 12000)])
+    gone = sel.remove(1)
+    assert gone.removed == {1: clipped} and gone.added == {}
+    assert not sel.remove(1)
+    legacy = pr.ExclusiveSelector(legacy=True)
+    # The gap between a consumer's own ranges is delivered to it.
+    assert legacy.add(1, "c1", [(0, 100), (200, 300)]).added == {1: [(0, 300)]}
+
+
 def test_impact_value() -> None:
     a, b = pr.AutoSplitSelector(), pr.AutoSplitSelector()
     first, same = a.add(1, "x"), b.add(1, "y")
@@ -290,20 +309,25 @@ def test_select_key_agrees_with_slot() -> None:
 
 
 def test_growth_beyond_initial_capacity() -> None:
-    # Far more consumers, name bytes and ranges than a new selector has room for.
+    # Far more consumers, name bytes and ranges than a new selector has room
+    # for. ffi-c/tests/key_shared.c runs the same calls through C, whose
+    # selectors grow with the same shared policy and give the same answers.
     auto = pr.AutoSplitSelector()
     consistent = pr.ConsistentHashingSelector(points=20)
     exclusive = pr.ExclusiveSelector()
     for i in range(1000):
         auto.add(i, "")
         consistent.add(i, f"consumer-{i}-" + "x" * 300)
-        exclusive.add(i, "", [(i * 60, i * 60 + 29)])
+        impact = exclusive.add(i, "", [(i * 60, i * 60 + 29)])
+        assert impact.added == {i: [(i * 60, i * 60 + 29)]} and not impact.removed
     assert len(auto) == len(consistent) == len(exclusive) == 1000
     assert len(auto.assignments()) == 1000
     # One consumer with thousands of ranges.
     many = [(s, s) for s in range(60_000, 65_536, 2)]
     assert exclusive.add(5000, "", many).added == {5000: many}
     assert exclusive.select(60_002) == 5000 and exclusive.select(60_001) is None
+    gone = exclusive.remove(5000)
+    assert gone.removed == {5000: many} and not gone.added
     tiles(auto, 0, 65536)
     tiles(consistent, 1, 65535)
     # Ranges never move between consumers that both stay.

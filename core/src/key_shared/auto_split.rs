@@ -194,6 +194,15 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> AutoSplitSelector<S> {
         })
     }
 
+    /// Its config: range size and room.
+    #[must_use]
+    pub const fn config(&self) -> AutoSplitConfig {
+        AutoSplitConfig {
+            range_size: self.range_size as i32,
+            max_consumers: self.max_consumers,
+        }
+    }
+
     /// The selector's slots: `[0, range_size - 1]`.
     #[must_use]
     pub const fn key_hash_range(&self) -> KeyHashRange {

@@ -1,12 +1,13 @@
 //! The sticky-ranges selector (`HashRangeExclusiveStickyKeyConsumerSelector`):
 //! `STICKY` mode, where each consumer declares the ranges it wants.
 
+use super::impact::{ENTRY_WORDS, ImpactWriter, read, writers};
 use super::storage::{
     LayoutBuilder, NONE, Region, copy_prefix, fill, find_handle, id_at, id_index_len, index_insert,
     index_remove, init_free, insert_at, mul, pop_free, push_free, rd, rebuild_handles, region,
     set_id, split_mut, split_ref, wr,
 };
-use super::{AssignError, Assignment, ConfigError, ConsumerId, HashRange, KeyHashRange};
+use super::{AssignError, Assignment, ConfigError, ConsumerId, HashRange, Impact, KeyHashRange};
 
 /// The slots of the table: `select` reduces a hash modulo 65536 as Java does.
 const SLOTS: usize = 65536;
@@ -39,12 +40,14 @@ pub struct ExclusiveConfig {
 }
 
 /// Regions, in order: ids, state, declared starts, ends and owners (sorted
-/// by start), legacy bounds and their owners, slot table, scratch, id
-/// index, free handles.
+/// by start), legacy bounds and their owners, slot table, scratch, last
+/// impact, id index, free handles.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
-    regions: [Region; 11],
+    regions: [Region; 12],
     total: usize,
+    /// Entries per impact list.
+    impact_entries: usize,
 }
 
 impl ExclusiveConfig {
@@ -67,9 +70,11 @@ impl ExclusiveConfig {
 
     /// The number of `u32` words of storage the selector needs, with
     /// `C = max_consumers` and `R = max_ranges`:
-    /// `4 * C + I + 4 * R + 65536` (the last term is the flat slot table),
-    /// plus `4 * R` with the legacy rules (the stored range ends); `I`, the
-    /// id index, is the smallest power of two `>= 2 * C` (at least 2).
+    /// `4 * C + I + 12 * R + 65536` (the last term is the flat slot table,
+    /// `8 * R` the last impact), plus `28 * R + 16` with the legacy rules
+    /// (the stored range ends, and room for the gaps an add or remove
+    /// moves); `I`, the id index, is the smallest power of two `>= 2 * C`
+    /// (at least 2).
     ///
     /// # Errors
     /// [`ConfigError::CapacityTooLarge`] when the size overflows.
@@ -83,10 +88,16 @@ impl ExclusiveConfig {
         }
         let c = self.max_consumers as usize;
         let r = self.max_ranges as usize;
-        let legacy = if self.mode == ExclusiveMode::LegacyPre24730 {
-            mul(r, 2)
+        let is_legacy = self.mode == ExclusiveMode::LegacyPre24730;
+        let legacy = if is_legacy { mul(r, 2) } else { Some(0) };
+        // Current rules: an add or remove moves the consumer's own ranges,
+        // at most R. Legacy rules: the table changes only where the stored
+        // bounds or the gaps between them do; with at most 2R bounds the
+        // table has at most 4R + 1 pieces, so no list has more entries.
+        let impact_entries = if is_legacy {
+            mul(r, 4).and_then(|n| n.checked_add(2))
         } else {
-            Some(0)
+            Some(r)
         };
         let mut b = LayoutBuilder::new();
         let regions = [
@@ -99,11 +110,16 @@ impl ExclusiveConfig {
             b.region(legacy),
             b.region(Some(SLOTS)),
             b.region(Some(r)),
+            b.region(impact_entries.and_then(|n| mul(n, 2 * ENTRY_WORDS))),
             b.region(id_index_len(c)),
             b.region(Some(c)),
         ];
         let total = b.total().ok_or(ConfigError::CapacityTooLarge)?;
-        Ok(Layout { regions, total })
+        Ok(Layout {
+            regions,
+            total,
+            impact_entries: impact_entries.unwrap_or(0),
+        })
     }
 }
 
@@ -121,14 +137,28 @@ impl ExclusiveConfig {
 /// Costs, with `r` the consumer's ranges and `R` all stored ranges:
 /// `select` is one table lookup; `add` is O(r log r + r·R) plus the table
 /// update (the slots of its ranges), `remove` O(R) plus the same; with the
-/// legacy rules both rebuild the 65536-slot table. Java returns no impact
-/// for this selector.
+/// legacy rules both rebuild the 65536-slot table.
+///
+/// # Impact
+/// Java's exclusive selector reports no impact (its `addConsumer` returns
+/// an empty `ImpactedConsumersResult`). This one reports what actually
+/// moved, as [`ExclusiveSelector::select`] answers before and after, in
+/// slot order like the other selectors: with the current rules, an add's
+/// `added` is the consumer's declared ranges and a remove's `removed` its
+/// ranges, clipped to the slots `[0, 65535]` (the broker accepts bounds
+/// beyond them, which no key reaches) and merged when adjacent; with the
+/// legacy rules, the gaps a consumer is delivered or loses are included,
+/// and an add can take a gap from another consumer (`removed`).
 ///
 /// ```
 /// use pulsar_routing::key_shared::{ExclusiveConfig, ExclusiveSelector, HashRange};
 /// let config = ExclusiveConfig::new(4, 16);
 /// let mut sel = ExclusiveSelector::new(config, vec![0u32; config.storage_words()?])?;
-/// sel.add(1, Some(&[HashRange::new(0, 9999), HashRange::new(20000, 29999)]))?;
+/// let impact = sel.add(1, Some(&[HashRange::new(20000, 29999), HashRange::new(0, 9999)]))?;
+/// // What moved, in slot order: the declared ranges, to the new consumer.
+/// let added: Vec<_> = impact.added().collect();
+/// assert_eq!(added, [(1, HashRange::new(0, 9999)), (1, HashRange::new(20000, 29999))]);
+/// assert_eq!(impact.removed().len(), 0);
 /// assert_eq!(sel.select(15000), None); // a gap: nobody
 /// let err = sel.add(2, Some(&[HashRange::new(9000, 12000)])).unwrap_err();
 /// assert_eq!(err.to_string(), "Range conflict with consumer Consumer{consumerId=1}");
@@ -142,6 +172,8 @@ pub struct ExclusiveSelector<S> {
     consumers: u32,
     ranges: u32,
     keys: u32,
+    removed_len: u32,
+    added_len: u32,
 }
 
 impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
@@ -171,6 +203,8 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
             consumers: 0,
             ranges: 0,
             keys: 0,
+            removed_len: 0,
+            added_len: 0,
         })
     }
 
@@ -178,6 +212,12 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
     #[must_use]
     pub const fn key_hash_range(&self) -> KeyHashRange {
         KeyHashRange::EXCLUSIVE
+    }
+
+    /// Its config: room and rules.
+    #[must_use]
+    pub const fn config(&self) -> &ExclusiveConfig {
+        &self.config
     }
 
     /// The rules it follows.
@@ -215,12 +255,17 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
     /// and [`AssignError::RangeConflict`] (legacy rules:
     /// [`AssignError::LegacyStartAfterEnd`] and [`AssignError::RangeConflict`],
     /// range by range); then [`AssignError::ConsumerCapacity`] and
-    /// [`AssignError::RangeCapacity`]. Nothing changes on error.
+    /// [`AssignError::RangeCapacity`]. Nothing changes on error but the last
+    /// impact, which is emptied.
+    ///
+    /// Returns what moved (see [Impact](ExclusiveSelector#impact)).
     pub fn add(
         &mut self,
         consumer: ConsumerId,
         ranges: Option<&[HashRange]>,
-    ) -> Result<(), AssignError> {
+    ) -> Result<Impact<'_>, AssignError> {
+        self.removed_len = 0;
+        self.added_len = 0;
         let layout = self.layout;
         let len = self.ranges as usize;
         let keys_len = self.keys as usize;
@@ -234,6 +279,7 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
             key_owners,
             table,
             scratch,
+            impact,
             lookup,
             free,
         ] = split_mut(self.storage.as_mut(), &layout.regions);
@@ -309,14 +355,30 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
         self.consumers += 1;
         self.ranges = len as u32;
         self.keys = keys_len as u32;
+        let (mut removed, mut added) = writers(impact, layout.impact_entries);
         if self.config.mode == ExclusiveMode::LegacyPre24730 {
-            rebuild_legacy_table(table, keys.get(..keys_len).unwrap_or(&[]), key_owners);
+            let keys = keys.get(..keys_len).unwrap_or(&[]);
+            rebuild_legacy_table(table, keys, key_owners, ids, [&mut removed, &mut added]);
+        } else {
+            // The slots were nobody's (no overlap with another consumer).
+            let starts = starts.get(..len).unwrap_or(&[]);
+            for (i, &start) in starts.iter().enumerate() {
+                if rd(owners, i) == handle {
+                    push_slots(&mut added, consumer, start, rd(ends, i));
+                }
+            }
         }
-        Ok(())
+        self.removed_len = removed.len() as u32;
+        self.added_len = added.len() as u32;
+        Ok(self.last_impact())
     }
 
-    /// Removes a consumer and its ranges; an unknown consumer is a no-op.
-    pub fn remove(&mut self, consumer: ConsumerId) {
+    /// Removes a consumer and its ranges, and returns what moved (see
+    /// [Impact](ExclusiveSelector#impact)); an unknown consumer is a no-op
+    /// with an empty impact.
+    pub fn remove(&mut self, consumer: ConsumerId) -> Impact<'_> {
+        self.removed_len = 0;
+        self.added_len = 0;
         let layout = self.layout;
         let [
             ids,
@@ -328,18 +390,21 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
             key_owners,
             table,
             _,
+            impact,
             lookup,
             free,
         ] = split_mut(self.storage.as_mut(), &layout.regions);
         let Some(handle) = find_handle(ids, lookup, consumer) else {
-            return;
+            return self.last_impact();
         };
+        let (mut removed, mut added) = writers(impact, layout.impact_entries);
         let mut w = 0usize;
         for r in 0..self.ranges as usize {
             let (start, end) = (rd(starts, r) as i32, rd(ends, r) as i32);
             if rd(owners, r) == handle {
                 if self.config.mode == ExclusiveMode::Current {
                     fill(table, start.into(), end.into(), NONE);
+                    push_slots(&mut removed, consumer, start as u32, end as u32);
                 }
             } else {
                 wr(starts, w, start as u32);
@@ -359,12 +424,29 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
                 }
             }
             self.keys = w as u32;
-            rebuild_legacy_table(table, keys.get(..w).unwrap_or(&[]), key_owners);
+            let keys = keys.get(..w).unwrap_or(&[]);
+            rebuild_legacy_table(table, keys, key_owners, ids, [&mut removed, &mut added]);
         }
         wr(state, handle as usize, NONE);
         index_remove(ids, lookup, handle);
         push_free(free, self.consumers, handle);
         self.consumers -= 1;
+        self.removed_len = removed.len() as u32;
+        self.added_len = added.len() as u32;
+        self.last_impact()
+    }
+
+    /// The impact of the last add or remove (empty after a failed add and
+    /// after removing an unknown consumer).
+    #[must_use]
+    pub fn last_impact(&self) -> Impact<'_> {
+        let [.., impact, _, _] = split_ref(self.storage.as_ref(), &self.layout.regions);
+        read(
+            impact,
+            self.layout.impact_entries,
+            self.removed_len,
+            self.added_len,
+        )
     }
 
     /// The consumer of `hash`: Java reduces it modulo 65536, then (current
@@ -428,8 +510,8 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
             .map(move |(h, _)| id_at(ids, h as u32))
     }
 
-    /// The same selector in new, bigger storage: same ranges and same
-    /// rules. Bindings without a fixed capacity grow when an add fails with
+    /// The same selector in new, bigger storage: same ranges, same rules,
+    /// same last impact. Bindings without a fixed capacity grow when an add fails with
     /// [`AssignError::ConsumerCapacity`] or [`AssignError::RangeCapacity`];
     /// `self` is left as it was.
     ///
@@ -460,6 +542,7 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
             key_owners,
             table,
             _,
+            impact,
             lookup,
             free,
         ] = split_mut(grown.storage.as_mut(), &grown.layout.regions);
@@ -473,10 +556,20 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
         copy_prefix(keys, old[5], bounds);
         copy_prefix(key_owners, old[6], bounds);
         copy_prefix(table, old[7], usize::MAX);
+        // The lists are longer in the new layout: copied entry by entry.
+        let last = self.last_impact();
+        let (mut removed, mut added) = writers(impact, grown.layout.impact_entries);
+        for (list, entries) in [(&mut removed, last.removed()), (&mut added, last.added())] {
+            for (consumer, range) in entries {
+                list.push(consumer, range.start.into(), range.end.into());
+            }
+        }
         rebuild_handles(ids, state, lookup, free);
         grown.consumers = self.consumers;
         grown.ranges = self.ranges;
         grown.keys = self.keys;
+        grown.removed_len = removed.len() as u32;
+        grown.added_len = added.len() as u32;
         Ok(grown)
     }
 
@@ -641,18 +734,49 @@ impl StoredKeys<'_> {
     }
 }
 
+/// Records the slots of the declared range `[start, end]` (stored as
+/// words) that exist, `[0, 65535]`: what a current-rules add or remove
+/// moves.
+fn push_slots(list: &mut ImpactWriter<'_>, consumer: ConsumerId, start: u32, end: u32) {
+    let start = i64::from(start as i32).max(0);
+    let end = i64::from(end as i32).min(SLOTS as i64 - 1);
+    list.push(consumer, start, end);
+}
+
 /// The legacy `select` for every slot: a slot has an owner when the stored
-/// bounds at or below and at or above it have the same one.
-fn rebuild_legacy_table(table: &mut [u32], keys: &[u32], owners: &[u32]) {
-    table.fill(NONE);
-    for (i, &key) in keys.iter().enumerate() {
-        let owner = rd(owners, i);
-        let key = i64::from(key as i32);
-        fill(table, key, key, owner);
-        if let Some(&next) = keys.get(i + 1)
-            && rd(owners, i + 1) == owner
+/// bounds at or below and at or above it have the same one. Writes it into
+/// `table`, and every slot whose owner changes into the impact lists
+/// (`[removed, added]`), in slot order.
+fn rebuild_legacy_table(
+    table: &mut [u32],
+    keys: &[u32],
+    owners: &[u32],
+    ids: &[u32],
+    [removed, added]: [&mut ImpactWriter<'_>; 2],
+) {
+    // The last bound at or below the slot, walking up with it.
+    let mut below: Option<usize> = None;
+    for (slot, entry) in table.iter_mut().enumerate() {
+        let slot = slot as i64;
+        while let Some(&next) = keys.get(below.map_or(0, |b| b + 1))
+            && i64::from(next as i32) <= slot
         {
-            fill(table, key, i64::from(next as i32), owner);
+            below = Some(below.map_or(0, |b| b + 1));
+        }
+        let now = match below {
+            Some(b) if i64::from(rd(keys, b) as i32) == slot => rd(owners, b),
+            Some(b) if b + 1 < keys.len() && rd(owners, b) == rd(owners, b + 1) => rd(owners, b),
+            _ => NONE,
+        };
+        let was = *entry;
+        if was != now {
+            if was != NONE {
+                removed.push(id_at(ids, was), slot, slot);
+            }
+            if now != NONE {
+                added.push(id_at(ids, now), slot, slot);
+            }
+            *entry = now;
         }
     }
 }

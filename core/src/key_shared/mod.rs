@@ -13,9 +13,11 @@
 //!
 //! Every selector reports its assignments as the broker does (ordered
 //! `(start, end, consumer)` triples, [`Assignment`]), the per-consumer merged
-//! ranges of the broker's stats, and, for the two `AUTO_SPLIT` selectors, the
-//! [`Impact`] of each add and remove: the ranges each consumer lost and
-//! gained, which is what the broker's draining-hash ordering guard acts on.
+//! ranges of the broker's stats, and the [`Impact`] of each add and remove:
+//! the ranges each consumer lost and gained, which is what the broker's
+//! draining-hash ordering guard acts on (the broker computes none for the
+//! exclusive selector; this one reports what moved). [`AnySelector`] is
+//! any of the three behind one interface.
 //! The client-side check of sticky ranges is [`validate_sticky_ranges`].
 //!
 //! # Storage
@@ -56,6 +58,7 @@ mod error;
 mod exclusive;
 mod impact;
 mod policy;
+mod selector;
 mod slot;
 mod snapshot;
 mod sticky_key;
@@ -69,6 +72,7 @@ pub use error::{AssignError, ConfigError};
 pub use exclusive::{ExclusiveConfig, ExclusiveMode, ExclusiveSelector};
 pub use impact::{Impact, ImpactRanges};
 pub use policy::{DEFAULT_HASH_RANGE_SIZE, KeySharedPolicyError, validate_sticky_ranges};
+pub use selector::{AnySelector, Capacity, SelectorConfig};
 pub use slot::{KeyHashRange, SelectorKind, UnknownSelectorKind};
 pub use snapshot::{Assignment, HashRange};
 pub use sticky_key::{InvalidBase64, MessageKeys, NONE_KEY, StickyKey};

@@ -6,8 +6,9 @@
 //! - here: the shared types (selector kinds, hash ranges, assignments), the
 //!   consistent-hashing ring point, and the client's check of sticky ranges.
 //!
-//! Nothing here allocates except a selector's constructors and
-//! `pulsar_routing_selector_reserve`.
+//! Nothing here allocates except a selector's constructors,
+//! `pulsar_routing_selector_reserve`, and an add that outgrows the
+//! selector's room.
 
 pub mod selector;
 pub mod sticky_key;

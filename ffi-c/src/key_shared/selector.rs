@@ -1,18 +1,13 @@
 //! The three broker selectors behind one opaque heap handle,
-//! `pulsar_routing_selector`.
-//!
-//! The handle owns the selector's storage: the `_new_*` constructors
-//! allocate the `storage_words()` the core asks for, and
-//! `pulsar_routing_selector_reserve` moves the selector into bigger
-//! storage. Nothing else allocates.
-
-use core::fmt;
+//! `pulsar_routing_selector`: a `pulsar_routing_owned::key_shared::Selector`,
+//! which owns the selector's storage and grows it on demand, so C grows
+//! exactly as Python does. This file converts C values and maps errors.
 
 use pulsar_routing_core::key_shared::{
-    AssignError, Assignment, AutoSplitConfig, AutoSplitSelector, ConfigError,
-    ConsistentHashingConfig, ConsistentHashingSelector, ConsumerId, ExclusiveConfig, ExclusiveMode,
-    ExclusiveSelector, Impact, KeyHashRange, SelectorKind, StickyKey,
+    AnySelector, AutoSplitConfig, Capacity, ConsistentHashingConfig, ExclusiveConfig,
+    ExclusiveMode, SelectorConfig, SelectorKind, StickyKey,
 };
+use pulsar_routing_owned::key_shared::{Error, Selector as OwnedSelector};
 
 use super::sticky_key::{pulsar_routing_message_keys, read_message_keys};
 use super::{
@@ -34,9 +29,8 @@ pub struct pulsar_routing_auto_split_config {
     /// `[0, range_size - 1]`, and its last range is reported as ending at
     /// `range_size`, as Java does.
     pub range_size: i32,
-    /// How many consumers the selector holds before
-    /// `pulsar_routing_selector_reserve` is needed. At most `range_size`
-    /// can ever be assigned.
+    /// How many consumers the selector has room for when made; it grows
+    /// past that on demand. At most `range_size` can ever be assigned.
     pub max_consumers: u32,
 }
 
@@ -54,11 +48,11 @@ pub struct pulsar_routing_consistent_hashing_config {
     /// `PULSAR_ROUTING_CLASSIC_CONSISTENT_HASHING_RANGE_MAX` with the Classic
     /// one. The slots are `[1, range_max]`.
     pub range_max: u32,
-    /// How many consumers the selector holds before
-    /// `pulsar_routing_selector_reserve` is needed.
+    /// How many consumers the selector has room for when made; it grows
+    /// past that on demand.
     pub max_consumers: u32,
     /// Bytes for the names of the live consumers (their UTF-8 lengths,
-    /// summed); 64 per consumer is generous.
+    /// summed) when made; 64 per consumer is generous. Grows on demand.
     pub name_bytes: u32,
 }
 
@@ -67,10 +61,11 @@ pub struct pulsar_routing_consistent_hashing_config {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct pulsar_routing_exclusive_config {
-    /// How many consumers the selector holds before
-    /// `pulsar_routing_selector_reserve` is needed.
+    /// How many consumers the selector has room for when made; it grows
+    /// past that on demand.
     pub max_consumers: u32,
-    /// How many declared ranges, over all consumers, it holds.
+    /// How many declared ranges, over all consumers, it has room for when
+    /// made; it grows past that on demand.
     pub max_ranges: u32,
     /// A `PULSAR_ROUTING_EXCLUSIVE_MODE_*` value.
     pub mode: pulsar_routing_exclusive_mode,
@@ -94,15 +89,22 @@ pub struct pulsar_routing_selector_capacity {
 
 /// A Key_Shared selector: which consumer of a subscription receives each
 /// slot, as the broker's selector of its kind decides, with the broker's
-/// snapshots and, for the two `AUTO_SPLIT` kinds, the impact of every add
-/// and remove. An opaque heap handle.
+/// snapshots and the impact of every add and remove (for the exclusive
+/// selector, which Java gives none, the slots that actually moved). An
+/// opaque heap handle.
 ///
 /// Made by `pulsar_routing_selector_new_auto_split`,
 /// `_new_consistent_hashing` or `_new_exclusive`; released with
-/// `pulsar_routing_selector_free`. It holds its storage, sized by its
-/// configuration: an add that needs more room fails with
-/// `CONSUMER_CAPACITY`, `NAME_CAPACITY` or `RANGE_CAPACITY` and changes
-/// nothing; `pulsar_routing_selector_reserve` makes room.
+/// `pulsar_routing_selector_free`. It holds its storage, which starts with
+/// the room its configuration asks for and grows on demand, with the same
+/// policy as the Python binding: an add that needs more room moves the
+/// selector into bigger storage (at least twice the room) and succeeds, so
+/// C and Python give the same answer to the same calls. (Before 0.2 such an
+/// add failed with `CONSUMER_CAPACITY`, `NAME_CAPACITY` or
+/// `RANGE_CAPACITY`; those now come only when the room needed no longer
+/// fits 32 bits, and `OUT_OF_MEMORY` when allocation fails.)
+/// `pulsar_routing_selector_reserve` makes room ahead of time, so that the
+/// adds it covers allocate nothing.
 ///
 /// Consumers are `uint64_t` ids of the caller's choosing; the broker
 /// identifies consumers by instance, and the ids stand for the instances.
@@ -116,58 +118,25 @@ pub struct pulsar_routing_selector {
     _private: [u8; 0],
 }
 
-/// A selector's storage: the words the core asks for.
-type Storage = Vec<u32>;
-
-/// The selector of each kind, with the config it was last sized with.
-enum Inner {
-    AutoSplit {
-        selector: AutoSplitSelector<Storage>,
-        config: AutoSplitConfig,
-    },
-    ConsistentHashing(ConsistentHashingSelector<Storage>),
-    Exclusive {
-        selector: ExclusiveSelector<Storage>,
-        config: ExclusiveConfig,
-    },
-}
-
-/// The error of the last add, remove or reserve that reached the selector.
-#[derive(Clone, Copy, Debug)]
-enum LastError {
-    Assign(AssignError),
-    Config(ConfigError),
-    /// Errors of this layer (out of memory), with their static message.
-    Status(pulsar_routing_status),
-}
-
-impl fmt::Display for LastError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Assign(e) => e.fmt(f),
-            Self::Config(e) => e.fmt(f),
-            Self::Status(s) => f.write_str(s.message().to_str().unwrap_or_default()),
-        }
-    }
-}
-
-/// What the handle holds.
+/// What the handle holds: the selector, and the error of the last add,
+/// remove or reserve that reached it.
 pub(crate) struct Selector {
-    inner: Inner,
-    last_error: Option<LastError>,
+    inner: OwnedSelector,
+    last_error: Option<Error>,
 }
 
 impl BoxCastable for pulsar_routing_selector {
     type RustType = Selector;
 }
 
-/// `words` zeroed words, or OUT_OF_MEMORY instead of aborting.
-fn storage(words: usize) -> Result<Storage, pulsar_routing_status> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(words)
-        .map_err(|_| pulsar_routing_status::OutOfMemory)?;
-    v.resize(words, 0);
-    Ok(v)
+impl From<Error> for pulsar_routing_status {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Assign(e) => e.into(),
+            Error::Config(e) => e.into(),
+            Error::OutOfMemory => Self::OutOfMemory,
+        }
+    }
 }
 
 fn mode_from_c(
@@ -181,203 +150,64 @@ fn mode_from_c(
 }
 
 impl pulsar_routing_auto_split_config {
-    const fn to_core(self) -> AutoSplitConfig {
-        AutoSplitConfig::new(self.max_consumers).with_range_size(self.range_size)
+    const fn to_core(self) -> SelectorConfig {
+        SelectorConfig::AutoSplit(
+            AutoSplitConfig::new(self.max_consumers).with_range_size(self.range_size),
+        )
     }
 }
 
 impl pulsar_routing_consistent_hashing_config {
-    const fn to_core(self) -> ConsistentHashingConfig {
-        ConsistentHashingConfig::new(self.max_consumers)
-            .with_points(self.points)
-            .with_range_max(self.range_max)
-            .with_name_bytes(self.name_bytes)
+    const fn to_core(self) -> SelectorConfig {
+        SelectorConfig::ConsistentHashing(
+            ConsistentHashingConfig::new(self.max_consumers)
+                .with_points(self.points)
+                .with_range_max(self.range_max)
+                .with_name_bytes(self.name_bytes),
+        )
     }
 }
 
 impl pulsar_routing_exclusive_config {
-    fn to_core(self) -> Result<ExclusiveConfig, pulsar_routing_status> {
-        Ok(ExclusiveConfig::new(self.max_consumers, self.max_ranges)
-            .with_mode(mode_from_c(self.mode)?))
+    fn to_core(self) -> Result<SelectorConfig, pulsar_routing_status> {
+        Ok(SelectorConfig::Exclusive(
+            ExclusiveConfig::new(self.max_consumers, self.max_ranges)
+                .with_mode(mode_from_c(self.mode)?),
+        ))
+    }
+}
+
+impl pulsar_routing_selector_capacity {
+    const fn from_core(c: Capacity) -> Self {
+        Self {
+            max_consumers: c.max_consumers,
+            name_bytes: c.name_bytes,
+            max_ranges: c.max_ranges,
+        }
+    }
+
+    const fn to_core(self) -> Capacity {
+        Capacity {
+            max_consumers: self.max_consumers,
+            name_bytes: self.name_bytes,
+            max_ranges: self.max_ranges,
+        }
     }
 }
 
 impl Selector {
-    fn kind(&self) -> SelectorKind {
-        match self.inner {
-            Inner::AutoSplit { .. } => SelectorKind::AutoSplit,
-            Inner::ConsistentHashing(_) => SelectorKind::ConsistentHashing,
-            Inner::Exclusive { .. } => SelectorKind::Exclusive,
-        }
-    }
-
-    fn key_hash_range(&self) -> KeyHashRange {
-        match &self.inner {
-            Inner::AutoSplit { selector, .. } => selector.key_hash_range(),
-            Inner::ConsistentHashing(selector) => selector.key_hash_range(),
-            Inner::Exclusive { selector, .. } => selector.key_hash_range(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        match &self.inner {
-            Inner::AutoSplit { selector, .. } => selector.len(),
-            Inner::ConsistentHashing(selector) => selector.len(),
-            Inner::Exclusive { selector, .. } => selector.len(),
-        }
-    }
-
-    fn contains(&self, consumer: ConsumerId) -> bool {
-        match &self.inner {
-            Inner::AutoSplit { selector, .. } => selector.contains(consumer),
-            Inner::ConsistentHashing(selector) => selector.contains(consumer),
-            Inner::Exclusive { selector, .. } => selector.contains(consumer),
-        }
-    }
-
-    fn capacity(&self) -> pulsar_routing_selector_capacity {
-        match &self.inner {
-            Inner::AutoSplit { config, .. } => pulsar_routing_selector_capacity {
-                max_consumers: config.max_consumers,
-                ..Default::default()
-            },
-            Inner::ConsistentHashing(selector) => pulsar_routing_selector_capacity {
-                max_consumers: selector.config().max_consumers,
-                name_bytes: selector.config().name_bytes,
-                max_ranges: 0,
-            },
-            Inner::Exclusive { config, .. } => pulsar_routing_selector_capacity {
-                max_consumers: config.max_consumers,
-                name_bytes: 0,
-                max_ranges: config.max_ranges,
-            },
-        }
-    }
-
-    #[inline]
-    fn select(&self, slot: u32) -> Option<ConsumerId> {
-        match &self.inner {
-            Inner::AutoSplit { selector, .. } => selector.select(slot),
-            Inner::ConsistentHashing(selector) => selector.select(slot),
-            Inner::Exclusive { selector, .. } => selector.select(slot),
-        }
-    }
-
-    #[inline]
-    fn select_key(&self, key: &StickyKey<'_>) -> Option<ConsumerId> {
-        match &self.inner {
-            Inner::AutoSplit { selector, .. } => selector.select_key(key),
-            Inner::ConsistentHashing(selector) => selector.select_key(key),
-            Inner::Exclusive { selector, .. } => selector.select_key(key),
-        }
-    }
-
-    /// Calls `f` with every assignment of the snapshot, in slot order.
-    fn each_assignment(&self, f: impl FnMut(Assignment)) {
-        match &self.inner {
-            Inner::AutoSplit { selector, .. } => selector.assignments().for_each(f),
-            Inner::ConsistentHashing(selector) => selector.assignments().for_each(f),
-            Inner::Exclusive { selector, .. } => selector.assignments().for_each(f),
-        }
-    }
-
-    /// Calls `f` with every consumer's merged ranges, in slot order.
-    fn each_consumer_range(&self, f: impl FnMut(Assignment)) {
-        match &self.inner {
-            Inner::AutoSplit { selector, .. } => selector.consumer_ranges().for_each(f),
-            Inner::ConsistentHashing(selector) => selector.consumer_ranges().for_each(f),
-            Inner::Exclusive { selector, .. } => selector.consumer_ranges().for_each(f),
-        }
-    }
-
-    /// The impact of the last add or remove; always empty for the exclusive
-    /// selector (Java returns none).
-    fn last_impact(&self) -> Impact<'_> {
-        match &self.inner {
-            Inner::AutoSplit { selector, .. } => selector.last_impact(),
-            Inner::ConsistentHashing(selector) => selector.last_impact(),
-            Inner::Exclusive { .. } => Impact::default(),
-        }
-    }
-
     /// Records the outcome of an operation that reached the selector.
-    fn record<T, E: Copy + Into<pulsar_routing_status>>(
-        &mut self,
-        result: Result<T, E>,
-        wrap: impl FnOnce(E) -> LastError,
-    ) -> pulsar_routing_status {
+    fn record<T>(&mut self, result: Result<T, Error>) -> pulsar_routing_status {
         match result {
             Ok(_) => {
                 self.last_error = None;
                 pulsar_routing_status::Ok
             }
             Err(e) => {
-                self.last_error = Some(wrap(e));
+                self.last_error = Some(e);
                 e.into()
             }
         }
-    }
-
-    /// Moves the selector into storage with room for `want` (each capacity
-    /// at least the current one); a no-op when it already has it.
-    fn reserve(&mut self, want: pulsar_routing_selector_capacity) -> Result<(), ReserveError> {
-        match &mut self.inner {
-            Inner::AutoSplit { selector, config } => {
-                let grown = AutoSplitConfig {
-                    max_consumers: config.max_consumers.max(want.max_consumers),
-                    ..*config
-                };
-                if grown != *config {
-                    let words = grown.storage_words()?;
-                    *selector = selector.grow(grown, storage(words)?)?;
-                    *config = grown;
-                }
-            }
-            Inner::ConsistentHashing(selector) => {
-                let config = *selector.config();
-                let grown = ConsistentHashingConfig {
-                    max_consumers: config.max_consumers.max(want.max_consumers),
-                    name_bytes: config.name_bytes.max(want.name_bytes),
-                    ..config
-                };
-                if grown != config {
-                    let words = grown.storage_words()?;
-                    *selector = selector.grow(grown, storage(words)?)?;
-                }
-            }
-            Inner::Exclusive { selector, config } => {
-                let grown = ExclusiveConfig {
-                    max_consumers: config.max_consumers.max(want.max_consumers),
-                    max_ranges: config.max_ranges.max(want.max_ranges),
-                    ..*config
-                };
-                if grown != *config {
-                    let words = grown.storage_words()?;
-                    *selector = selector.grow(grown, storage(words)?)?;
-                    *config = grown;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Why a reserve failed: the core's config errors, or out of memory.
-#[derive(Clone, Copy)]
-enum ReserveError {
-    Config(ConfigError),
-    Status(pulsar_routing_status),
-}
-
-impl From<ConfigError> for ReserveError {
-    fn from(e: ConfigError) -> Self {
-        Self::Config(e)
-    }
-}
-
-impl From<pulsar_routing_status> for ReserveError {
-    fn from(s: pulsar_routing_status) -> Self {
-        Self::Status(s)
     }
 }
 
@@ -405,9 +235,12 @@ fn write_records<T: Copy + Default>(
 }
 
 /// Boxes a new selector for the C caller.
-fn new_handle(inner: Inner, out: Out<'_, *mut pulsar_routing_selector>) -> pulsar_routing_status {
+fn new_handle(
+    config: SelectorConfig,
+    out: Out<'_, *mut pulsar_routing_selector>,
+) -> pulsar_routing_status {
     out.write(to_boxed_mut_ptr::<pulsar_routing_selector>(Selector {
-        inner,
+        inner: try_ok!(OwnedSelector::new(config)),
         last_error: None,
     }));
     pulsar_routing_status::Ok
@@ -469,8 +302,9 @@ pub unsafe extern "C" fn pulsar_routing_consistent_hashing_config_storage_words(
 
 /// The number of `uint32_t` words of storage an exclusive selector with
 /// this configuration holds (4 bytes each): `4 * max_consumers +
-/// 4 * max_ranges + 65536` (the flat slot table), plus the id index and,
-/// with the legacy rules, `4 * max_ranges` more.
+/// 12 * max_ranges + 65536` (the flat slot table; `8 * max_ranges` is the
+/// last impact), plus the id index and, with the legacy rules,
+/// `28 * max_ranges + 16` more.
 /// `pulsar_routing_selector_new_exclusive` allocates them.
 ///
 /// - `words_out`: receives the number on success.
@@ -487,8 +321,7 @@ pub unsafe extern "C" fn pulsar_routing_exclusive_config_storage_words(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(words_out);
-        let config = try_ok!(config.to_core());
-        out.write(try_ok!(config.storage_words()));
+        out.write(try_ok!(try_ok!(config.to_core()).storage_words()));
         pulsar_routing_status::Ok
     }
 }
@@ -501,7 +334,7 @@ pub unsafe extern "C" fn pulsar_routing_exclusive_config_storage_words(
 /// below). Names do not matter.
 ///
 /// - `config`: the range size (checked with Java's messages) and the
-///   consumer capacity.
+///   consumer room to start with.
 /// - `selector_out`: on success, receives the new selector, which the
 ///   caller owns and must release with `pulsar_routing_selector_free`.
 ///
@@ -518,11 +351,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_new_auto_split(
     selector_out: *mut *mut pulsar_routing_selector,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let out = try_out!(selector_out);
-        let config = config.to_core();
-        let words = try_ok!(config.storage_words());
-        let selector = try_ok!(AutoSplitSelector::new(config, try_ok!(storage(words))));
-        new_handle(Inner::AutoSplit { selector, config }, out)
+        new_handle(config.to_core(), try_out!(selector_out))
     }
 }
 
@@ -534,7 +363,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_new_auto_split(
 /// wrapping around. On a collision the first owner keeps the point and
 /// later ones queue.
 ///
-/// - `config`: points, range and capacities.
+/// - `config`: points, range and the room to start with.
 /// - `selector_out`: on success, receives the new selector, which the
 ///   caller owns and must release with `pulsar_routing_selector_free`.
 ///
@@ -551,11 +380,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_new_consistent_hashing(
     selector_out: *mut *mut pulsar_routing_selector,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let out = try_out!(selector_out);
-        let config = config.to_core();
-        let words = try_ok!(config.storage_words());
-        let selector = try_ok!(ConsistentHashingSelector::new(config, try_ok!(storage(words))));
-        new_handle(Inner::ConsistentHashing(selector), out)
+        new_handle(config.to_core(), try_out!(selector_out))
     }
 }
 
@@ -566,7 +391,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_new_consistent_hashing(
 /// The broker does not check bounds; `pulsar_routing_validate_sticky_ranges`
 /// is the client's check.
 ///
-/// - `config`: capacities and rules.
+/// - `config`: the room to start with, and the rules.
 /// - `selector_out`: on success, receives the new selector, which the
 ///   caller owns and must release with `pulsar_routing_selector_free`.
 ///
@@ -584,10 +409,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_new_exclusive(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(selector_out);
-        let config = try_ok!(config.to_core());
-        let words = try_ok!(config.storage_words());
-        let selector = try_ok!(ExclusiveSelector::new(config, try_ok!(storage(words))));
-        new_handle(Inner::Exclusive { selector, config }, out)
+        new_handle(try_ok!(config.to_core()), out)
     }
 }
 
@@ -625,7 +447,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_get_kind(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        try_out!(kind_out).write(kind_to_c(selector.kind()));
+        try_out!(kind_out).write(kind_to_c(selector.inner.kind()));
         pulsar_routing_status::Ok
     }
 }
@@ -651,7 +473,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_key_hash_range(
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
         let out = try_out!(range_out);
-        out.write(pulsar_routing_hash_range::from_key_hash_range(selector.key_hash_range()));
+        out.write(pulsar_routing_hash_range::from_key_hash_range(selector.inner.key_hash_range()));
         pulsar_routing_status::Ok
     }
 }
@@ -673,7 +495,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_len(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        try_out!(len_out).write(selector.len());
+        try_out!(len_out).write(selector.inner.len());
         pulsar_routing_status::Ok
     }
 }
@@ -696,7 +518,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_contains(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        try_out!(contains_out).write(selector.contains(consumer));
+        try_out!(contains_out).write(selector.inner.contains(consumer));
         pulsar_routing_status::Ok
     }
 }
@@ -719,20 +541,20 @@ pub unsafe extern "C" fn pulsar_routing_selector_get_capacity(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        try_out!(capacity_out).write(selector.capacity());
+        try_out!(capacity_out).write(pulsar_routing_selector_capacity::from_core(selector.inner.capacity()));
         pulsar_routing_status::Ok
     }
 }
 
-/// Makes room: moves the selector into new storage with at least
-/// `capacity` (each field the selector's kind uses, kept at least at its
-/// current value), keeping its consumers, assignments, history (which
+/// Makes room ahead of time: moves the selector into new storage with at
+/// least `capacity` (each field the selector's kind uses, kept at least at
+/// its current value), keeping its consumers, assignments, history (which
 /// decides what later adds and removes do) and last impact. A no-op,
 /// allocating nothing, when the selector already has that room.
 ///
-/// The usual use: an add failed with `CONSUMER_CAPACITY`, `NAME_CAPACITY`
-/// or `RANGE_CAPACITY`; reserve more (say, twice the current capacity) and
-/// add again.
+/// Adds grow the selector on their own; reserving is an optional
+/// pre-allocation, so that the adds it covers allocate nothing (e.g. on a
+/// path that must not allocate).
 ///
 /// Returns `OK`, `NULL_PARAMETER`, `SELECTOR_CAPACITY_TOO_LARGE` or
 /// `OUT_OF_MEMORY`; on failure the selector is unchanged. Needs the
@@ -748,20 +570,8 @@ pub unsafe extern "C" fn pulsar_routing_selector_reserve(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_mut!(selector);
-        let result = selector.reserve(capacity);
-        selector.record(result, |e| match e {
-            ReserveError::Config(e) => LastError::Config(e),
-            ReserveError::Status(s) => LastError::Status(s),
-        })
-    }
-}
-
-impl From<ReserveError> for pulsar_routing_status {
-    fn from(e: ReserveError) -> Self {
-        match e {
-            ReserveError::Config(e) => e.into(),
-            ReserveError::Status(s) => s,
-        }
+        let result = selector.inner.reserve(capacity.to_core());
+        selector.record(result)
     }
 }
 
@@ -772,9 +582,11 @@ impl From<ReserveError> for pulsar_routing_status {
 /// hashing selector needs a name: `pulsar_routing_selector_add_named`; an
 /// exclusive one ranges: `_add_ranges`), `DUPLICATE_CONSUMER`,
 /// `NO_MORE_RANGE` (Java's: every range is one slot wide) or
-/// `CONSUMER_CAPACITY`. A failed add changes nothing but the last error
+/// `OUT_OF_MEMORY` (`CONSUMER_CAPACITY` only past 32-bit room). A failed
+/// add changes nothing but the last error
 /// (`pulsar_routing_selector_last_error_message`) and empties the last
-/// impact. Needs the selector to itself; allocates nothing.
+/// impact. Needs the selector to itself; allocates only when the selector
+/// has no room left (see `pulsar_routing_selector`).
 ///
 /// # Safety
 /// `selector` must be a live selector that no other thread uses during the
@@ -786,11 +598,11 @@ pub unsafe extern "C" fn pulsar_routing_selector_add(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_mut!(selector);
-        let result = match &mut selector.inner {
-            Inner::AutoSplit { selector, .. } => selector.add(consumer).map(|_| ()),
-            _ => return pulsar_routing_status::WrongSelectorKind,
-        };
-        selector.record(result, LastError::Assign)
+        if selector.inner.kind() != SelectorKind::AutoSplit {
+            return pulsar_routing_status::WrongSelectorKind;
+        }
+        let result = selector.inner.add(consumer, &[], None).map(|_| ());
+        selector.record(result)
     }
 }
 
@@ -806,9 +618,10 @@ pub unsafe extern "C" fn pulsar_routing_selector_add(
 ///
 /// Returns `OK`, `NULL_PARAMETER`, `WRONG_SELECTOR_KIND` (an exclusive
 /// selector: `pulsar_routing_selector_add_ranges`), `DUPLICATE_CONSUMER`,
-/// `CONSUMER_CAPACITY`, `NAME_CAPACITY`, and for AutoSplit `NO_MORE_RANGE`.
-/// A failed add changes nothing but the last error and empties the last
-/// impact. Needs the selector to itself; allocates nothing.
+/// `OUT_OF_MEMORY` (`CONSUMER_CAPACITY` and `NAME_CAPACITY` only past
+/// 32-bit room), and for AutoSplit `NO_MORE_RANGE`. A failed add changes
+/// nothing but the last error and empties the last impact. Needs the
+/// selector to itself; allocates only when the selector has no room left.
 ///
 /// # Safety
 /// `selector` must be a live selector that no other thread uses during the
@@ -823,12 +636,11 @@ pub unsafe extern "C" fn pulsar_routing_selector_add_named(
     ffi_panic_boundary! {
         let selector = try_box_mut!(selector);
         let name = try_slice!(name, name_len);
-        let result = match &mut selector.inner {
-            Inner::AutoSplit { selector, .. } => selector.add(consumer).map(|_| ()),
-            Inner::ConsistentHashing(selector) => selector.add(consumer, name).map(|_| ()),
-            Inner::Exclusive { .. } => return pulsar_routing_status::WrongSelectorKind,
-        };
-        selector.record(result, LastError::Assign)
+        if selector.inner.kind() == SelectorKind::Exclusive {
+            return pulsar_routing_status::WrongSelectorKind;
+        }
+        let result = selector.inner.add(consumer, name, None).map(|_| ());
+        selector.record(result)
     }
 }
 
@@ -849,11 +661,17 @@ pub unsafe extern "C" fn pulsar_routing_selector_add_named(
 /// `EMPTY_HASH_RANGES`, `HASH_RANGE_START_AFTER_END`,
 /// `OWN_HASH_RANGES_CONFLICT` and `HASH_RANGE_CONFLICT` (legacy rules:
 /// `LEGACY_HASH_RANGE_START_AFTER_END` and `HASH_RANGE_CONFLICT`), then
-/// `CONSUMER_CAPACITY` or `RANGE_CAPACITY`. Java's messages quote ranges
-/// and consumers: `pulsar_routing_selector_last_error_message` writes them.
-/// A failed add changes nothing but the last error. The exclusive selector
-/// has no impact (Java returns none). Needs the selector to itself;
-/// allocates nothing.
+/// `OUT_OF_MEMORY` (`CONSUMER_CAPACITY` and `RANGE_CAPACITY` only past
+/// 32-bit room). Java's messages quote ranges and consumers:
+/// `pulsar_routing_selector_last_error_message` writes them. A failed add
+/// changes nothing but the last error and empties the last impact.
+///
+/// Java's exclusive selector reports no impact; this one's last impact is
+/// what actually moved: the consumer's declared ranges, in slot order,
+/// clipped to the slots `[0, 65535]` and merged when adjacent (legacy
+/// rules: also the gaps it is delivered, and those another consumer
+/// loses). Needs the selector to itself; allocates only when the selector
+/// has no room left.
 ///
 /// # Safety
 /// `selector` must be a live selector that no other thread uses during the
@@ -870,11 +688,11 @@ pub unsafe extern "C" fn pulsar_routing_selector_add_ranges(
         let selector = try_box_mut!(selector);
         // SAFETY: the caller's contract on `ranges`; NULL is "no meta".
         let ranges = unsafe { crate::ffi::slice_from_raw(ranges, num_ranges) }.map(core_ranges);
-        let result = match &mut selector.inner {
-            Inner::Exclusive { selector, .. } => selector.add(consumer, ranges),
-            _ => return pulsar_routing_status::WrongSelectorKind,
-        };
-        selector.record(result, LastError::Assign)
+        if selector.inner.kind() != SelectorKind::Exclusive {
+            return pulsar_routing_status::WrongSelectorKind;
+        }
+        let result = selector.inner.add(consumer, &[], ranges).map(|_| ());
+        selector.record(result)
     }
 }
 
@@ -894,15 +712,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_remove(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_mut!(selector);
-        match &mut selector.inner {
-            Inner::AutoSplit { selector, .. } => {
-                selector.remove(consumer);
-            }
-            Inner::ConsistentHashing(selector) => {
-                selector.remove(consumer);
-            }
-            Inner::Exclusive { selector, .. } => selector.remove(consumer),
-        }
+        selector.inner.remove(consumer);
         selector.last_error = None;
         pulsar_routing_status::Ok
     }
@@ -935,7 +745,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_select(
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
         let out = try_out!(consumer_out);
-        match selector.select(slot) {
+        match selector.inner.select(slot) {
             Some(consumer) => out.write(consumer),
             None => return pulsar_routing_status::NoConsumer,
         }
@@ -969,7 +779,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_select_key(
         let selector = try_box_ref!(selector);
         let key = try_slice!(key, len);
         let out = try_out!(consumer_out);
-        match selector.select_key(&StickyKey::Key(key)) {
+        match selector.inner.select_key(&StickyKey::Key(key)) {
             Some(consumer) => out.write(consumer),
             None => return pulsar_routing_status::NoConsumer,
         }
@@ -1006,7 +816,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_select_message(
         let out = try_out!(consumer_out);
         // SAFETY: the caller's contract on `keys`.
         let keys = try_ok!(unsafe { read_message_keys(keys) });
-        match selector.select_key(&keys.sticky_key()) {
+        match selector.inner.select_key(&keys.sticky_key()) {
             Some(consumer) => out.write(consumer),
             None => return pulsar_routing_status::NoConsumer,
         }
@@ -1056,7 +866,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_select_keys(
         for (out, key) in consumers.prefix(keys.len()).iter_mut().zip(keys) {
             // SAFETY: the caller's contract on each key; none is NULL.
             let key = unsafe { key.bytes() }.unwrap_or_default();
-            *out = selector.select_key(&StickyKey::Key(key)).unwrap_or(no_consumer);
+            *out = selector.inner.select_key(&StickyKey::Key(key)).unwrap_or(no_consumer);
         }
         written.write(keys.len());
         pulsar_routing_status::Ok
@@ -1109,7 +919,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_select_messages(
         for (out, message) in consumers.prefix(messages.len()).iter_mut().zip(messages) {
             // SAFETY: as above; every message was checked.
             let key = try_ok!(unsafe { message.to_core() }).sticky_key();
-            *out = selector.select_key(&key).unwrap_or(no_consumer);
+            *out = selector.inner.select_key(&key).unwrap_or(no_consumer);
         }
         written.write(messages.len());
         pulsar_routing_status::Ok
@@ -1148,7 +958,11 @@ pub unsafe extern "C" fn pulsar_routing_selector_assignments(
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
         write_records(
-            |f| selector.each_assignment(|a| f(pulsar_routing_assignment::new(a.consumer, a.range))),
+            |f| {
+                for a in selector.inner.assignments() {
+                    f(pulsar_routing_assignment::new(a.consumer, a.range));
+                }
+            },
             buf,
             written,
         )
@@ -1185,9 +999,9 @@ pub unsafe extern "C" fn pulsar_routing_selector_consumer_ranges(
         let written = try_out!(written);
         write_records(
             |f| {
-                selector.each_consumer_range(|a| {
+                for a in selector.inner.consumer_ranges() {
                     f(pulsar_routing_assignment::new(a.consumer, a.range));
-                });
+                }
             },
             buf,
             written,
@@ -1225,11 +1039,9 @@ pub unsafe extern "C" fn pulsar_routing_selector_ranges_of(
         let written = try_out!(written);
         write_records(
             |f| {
-                selector.each_consumer_range(|a| {
-                    if a.consumer == consumer {
-                        f(pulsar_routing_hash_range::from_core(a.range));
-                    }
-                });
+                for a in selector.inner.consumer_ranges().filter(|a| a.consumer == consumer) {
+                    f(pulsar_routing_hash_range::from_core(a.range));
+                }
             },
             buf,
             written,
@@ -1244,8 +1056,10 @@ pub unsafe extern "C" fn pulsar_routing_selector_ranges_of(
 /// merged, as Java's map holds them. In the broker, `removed` ranges of the
 /// other consumers become draining hashes.
 ///
-/// Empty after a failed add, after removing an unknown consumer, before any
-/// change, and always for the exclusive selector (Java returns no impact).
+/// Empty after a failed add, after removing an unknown consumer, and
+/// before any change. Java's exclusive selector reports no impact; this
+/// one reports the slots that actually moved (see
+/// `pulsar_routing_selector_add_ranges`).
 ///
 /// - `removed`, `removed_len`: the output for the ranges that left their
 ///   consumer; `removed` must not be NULL, even when `removed_len` is 0.
@@ -1279,7 +1093,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_last_impact(
         let removed_written = try_out!(removed_written);
         let added = try_out_buf!(added, added_len);
         let added_written = try_out!(added_written);
-        let impact = selector.last_impact();
+        let impact = selector.inner.last_impact();
         let (removed_needed, added_needed) = (impact.removed().len(), impact.added().len());
         if removed_needed > removed.capacity() || added_needed > added.capacity() {
             removed_written.write(removed_needed);
@@ -1321,7 +1135,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_name_index(
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
         let out = try_out!(index_out);
-        let Inner::ConsistentHashing(selector) = &selector.inner else {
+        let AnySelector::ConsistentHashing(selector) = &*selector.inner else {
             return pulsar_routing_status::WrongSelectorKind;
         };
         if !selector.contains(consumer) {
@@ -1362,7 +1176,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_ring_points(
         let selector = try_box_ref!(selector);
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
-        let Inner::ConsistentHashing(selector) = &selector.inner else {
+        let AnySelector::ConsistentHashing(selector) = &*selector.inner else {
             return pulsar_routing_status::WrongSelectorKind;
         };
         if !selector.contains(consumer) {

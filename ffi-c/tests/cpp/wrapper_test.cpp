@@ -425,7 +425,7 @@ void test_bundles(const std::string &dir) {
 }
 
 // A selector built through the wrapper against one built through the C API
-// with the same consumers; and the wrapper's growth past its capacity.
+// with the same consumers; and the C selector's growth past its capacity.
 void test_selectors() {
     pulsar_routing_consistent_hashing_config config = {
         PULSAR_ROUTING_DEFAULT_CONSISTENT_HASHING_POINTS,
@@ -497,6 +497,18 @@ void test_selectors() {
     expect(exclusive.select(150) == std::optional<uint64_t>(8) &&
                exclusive.select(250) == std::optional<uint64_t>(7) && !exclusive.select(300),
            "exclusive ranges");
+    // Java reports no impact for STICKY; the impact is what moved: the
+    // declared ranges, in slot order.
+    const auto moved = exclusive.last_impact();
+    expect(moved.first.empty() && moved.second.size() == 1 && moved.second[0].consumer == 8 &&
+               moved.second[0].start == 100 && moved.second[0].end == 199,
+           "exclusive add impact");
+    exclusive.remove(7);
+    const auto gone = exclusive.last_impact();
+    expect(gone.second.empty() && gone.first.size() == 2 && gone.first[0].start == 0 &&
+               gone.first[1].end == 299,
+           "exclusive remove impact");
+    exclusive.add(7, std::vector<pr::hash_range>{{0, 99}, {200, 299}});
     expect_error([&] { exclusive.add(9, std::vector<pr::hash_range>{{50, 60}}); },
                  PULSAR_ROUTING_STATUS_HASH_RANGE_CONFLICT, "exclusive conflict");
 

@@ -1155,7 +1155,7 @@ class ExclusiveSelector:
     def add(
         self, consumer_id: int, name: str, ranges: Iterable[Sequence[int]] | None = None
     ) -> Impact:
-        """Adds a consumer with its (start, end) ranges; raises ConsumerAssignError."""
+        """Adds a consumer with its (start, end) ranges and returns the slots it took; raises ConsumerAssignError."""
 
     @property
     def legacy(self) -> bool: ...

@@ -2,9 +2,9 @@
 //! selectors (which consumer receives a slot, and what each add and remove
 //! moves), and the client's check of sticky ranges.
 //!
-//! A core selector works in caller-provided storage; here it lives in a
-//! `Vec<u32>` that grows (the core's `grow`) when an add runs out of room,
-//! so Python has no capacity argument. Each Python selector is a frozen
+//! A selector is a `pulsar_routing_owned::key_shared::Selector`, whose
+//! storage grows on demand with the policy the C ABI shares, so Python has
+//! no capacity argument. Each Python selector is a frozen
 //! object around a `RwLock`: it can be shared between threads, lookups run
 //! side by side, and results are copied out of the lock before any Python
 //! object is made (so no Python code ever runs while the lock is held).
@@ -17,12 +17,11 @@ use std::sync::{PoisonError, RwLock, TryLockError};
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pulsar_routing::key_shared::{
-    AssignError, Assignment, AutoSplitConfig, AutoSplitSelector, ConfigError,
-    ConsistentHashingConfig, ConsistentHashingSelector, ExclusiveConfig, ExclusiveMode,
-    ExclusiveSelector, HashRange, Impact, KeyHashRange, MessageKeys, SelectorKind,
-    UnknownSelectorKind,
+    AnySelector, Assignment, ExclusiveMode, HashRange, Impact, KeyHashRange, MessageKeys,
+    SelectorKind, UnknownSelectorKind,
 };
-use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pulsar_routing_owned::key_shared::{Error, Selector};
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -32,20 +31,8 @@ use crate::errors::IntoPyException;
 use crate::routing_key::JavaString;
 use batch::slots_for_keys;
 
-/// The consumers a new selector has room for; it doubles when full.
-const INITIAL_CONSUMERS: u32 = 16;
-
-/// The declared ranges a new exclusive selector has room for.
-const INITIAL_RANGES: u32 = 64;
-
-/// Name bytes per consumer a new consistent-hashing selector reserves.
-const NAME_BYTES_PER_CONSUMER: u32 = 64;
-
 /// Lookups of at least this many slots run with the GIL released.
 const DETACH_MIN_SLOTS: usize = 1024;
-
-/// The slots of the exclusive selector, `[0, 65535]`.
-const EXCLUSIVE_SLOTS: u32 = 65536;
 
 /// Written for a slot without a consumer in the `int64` output of the batch
 /// lookups; consumer ids are never negative.
@@ -91,8 +78,10 @@ fn repr_ranges(map: &RangeMap) -> String {
 /// before and after (ranges as the snapshots print them, so AutoSplit's top
 /// range ends at the range size, 65536). The broker computes none for the
 /// exclusive (STICKY) selector; an `ExclusiveSelector` reports the slots in
-/// `[0, 65535]` whose consumer changed, as `select` answers them (with
-/// `legacy=True` that includes the gaps a consumer is delivered or loses).
+/// `[0, 65535]` whose consumer changed, as `select` answers them: the
+/// declared ranges, clipped to the slots (with `legacy=True` also the gaps
+/// a consumer is delivered or loses). The core computes it, so C reports
+/// the same.
 #[pyclass(frozen, eq, hash, module = "pulsar_routing", name = "Impact")]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct PyImpact {
@@ -137,370 +126,35 @@ impl PyImpact {
     }
 }
 
-/// Run-length grouping of single slots per consumer (the exclusive diff).
-#[derive(Default)]
-struct Runs(RangeMap);
-
-impl Runs {
-    fn push(&mut self, consumer: u64, slot: i32) {
-        let ranges = self.0.entry(consumer).or_default();
-        match ranges.last_mut() {
-            Some(last) if last.1 + 1 == slot => last.1 = slot,
-            _ => ranges.push((slot, slot)),
-        }
-    }
-}
-
-/// One of the core selectors in growable storage.
-trait Core: Clone + Send + Sync {
-    /// One add in the current storage; a capacity error leaves it unchanged.
-    fn try_add(
-        &mut self,
-        consumer: u64,
-        name: &[u8],
-        ranges: Option<&[HashRange]>,
-    ) -> Result<PyImpact, AssignError>;
-
-    /// Moves into bigger storage after `err`; false when `err` is not about
-    /// capacity, or when no bigger storage can be made.
-    fn grow(&mut self, err: &AssignError, name: &[u8], ranges: usize) -> bool;
-
-    fn remove(&mut self, consumer: u64) -> PyImpact;
-    fn select(&self, slot: u32) -> Option<u64>;
-    fn assignments(&self) -> Vec<Assignment>;
-    fn consumer_ranges(&self) -> Vec<Assignment>;
-    fn consumers(&self) -> Vec<u64>;
-    fn len(&self) -> usize;
-    fn contains(&self, consumer: u64) -> bool;
-
-    /// Adds, growing the storage as often as needed. The core checks
-    /// everything the broker checks before it looks for room, so an add
-    /// retried in bigger storage fails or succeeds as the broker's would.
-    fn add(
-        &mut self,
-        consumer: u64,
-        name: &[u8],
-        ranges: Option<&[HashRange]>,
-    ) -> Result<PyImpact, AssignError> {
-        loop {
-            match self.try_add(consumer, name, ranges) {
-                Err(err) if self.grow(&err, name, ranges.map_or(0, <[_]>::len)) => {}
-                result => return result,
-            }
-        }
-    }
-}
-
-/// A capacity at least doubled and at least `need` more, or `None` when it
-/// would not fit 32 bits.
-fn bigger(current: u32, need: usize) -> Option<u32> {
-    let need = u32::try_from(need).ok()?;
-    let doubled = current.checked_mul(2)?.max(1);
-    Some(doubled.max(current.checked_add(need)?))
-}
-
-fn storage(words: usize) -> Vec<u32> {
-    vec![0; words]
-}
-
-#[derive(Clone)]
-struct AutoSplit {
-    sel: AutoSplitSelector<Vec<u32>>,
-    config: AutoSplitConfig,
-}
-
-impl AutoSplit {
-    fn new(range_size: i32) -> Result<Self, ConfigError> {
-        let config = AutoSplitConfig::new(INITIAL_CONSUMERS).with_range_size(range_size);
-        let sel = AutoSplitSelector::new(config, storage(config.storage_words()?))?;
-        Ok(Self { sel, config })
-    }
-}
-
-impl Core for AutoSplit {
-    fn try_add(
-        &mut self,
-        consumer: u64,
-        _name: &[u8],
-        _ranges: Option<&[HashRange]>,
-    ) -> Result<PyImpact, AssignError> {
-        self.sel.add(consumer).map(PyImpact::of)
-    }
-
-    fn grow(&mut self, err: &AssignError, _name: &[u8], _ranges: usize) -> bool {
-        if !matches!(err, AssignError::ConsumerCapacity { .. }) {
-            return false;
-        }
-        let Some(max_consumers) = bigger(self.config.max_consumers, 1) else {
-            return false;
-        };
-        let config = AutoSplitConfig {
-            max_consumers,
-            ..self.config
-        };
-        let grown = config
-            .storage_words()
-            .and_then(|words| self.sel.grow(config, storage(words)));
-        match grown {
-            Ok(sel) => {
-                (self.sel, self.config) = (sel, config);
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    fn remove(&mut self, consumer: u64) -> PyImpact {
-        PyImpact::of(self.sel.remove(consumer))
-    }
-
-    fn select(&self, slot: u32) -> Option<u64> {
-        self.sel.select(slot)
-    }
-
-    fn assignments(&self) -> Vec<Assignment> {
-        self.sel.assignments().collect()
-    }
-
-    fn consumer_ranges(&self) -> Vec<Assignment> {
-        self.sel.consumer_ranges().collect()
-    }
-
-    fn consumers(&self) -> Vec<u64> {
-        self.sel.consumers().collect()
-    }
-
-    fn len(&self) -> usize {
-        self.sel.len()
-    }
-
-    fn contains(&self, consumer: u64) -> bool {
-        self.sel.contains(consumer)
-    }
-}
-
-#[derive(Clone)]
-struct Consistent {
-    sel: ConsistentHashingSelector<Vec<u32>>,
-    config: ConsistentHashingConfig,
-}
-
-impl Consistent {
-    fn new(points: u32, range_max: u32) -> Result<Self, ConfigError> {
-        let config = ConsistentHashingConfig::new(INITIAL_CONSUMERS)
-            .with_points(points)
-            .with_range_max(range_max)
-            .with_name_bytes(INITIAL_CONSUMERS * NAME_BYTES_PER_CONSUMER);
-        let sel = ConsistentHashingSelector::new(config, storage(config.storage_words()?))?;
-        Ok(Self { sel, config })
-    }
-}
-
-impl Core for Consistent {
-    fn try_add(
-        &mut self,
-        consumer: u64,
-        name: &[u8],
-        _ranges: Option<&[HashRange]>,
-    ) -> Result<PyImpact, AssignError> {
-        self.sel.add(consumer, name).map(PyImpact::of)
-    }
-
-    fn grow(&mut self, err: &AssignError, name: &[u8], _ranges: usize) -> bool {
-        let old = self.config;
-        let config = match err {
-            AssignError::ConsumerCapacity { .. } => bigger(old.max_consumers, 1)
-                .zip(bigger(old.name_bytes, name.len()))
-                .map(|(max_consumers, name_bytes)| ConsistentHashingConfig {
-                    max_consumers,
-                    name_bytes,
-                    ..old
-                }),
-            AssignError::NameCapacity => bigger(old.name_bytes, name.len())
-                .map(|name_bytes| ConsistentHashingConfig { name_bytes, ..old }),
-            _ => None,
-        };
-        let Some(config) = config else {
-            return false;
-        };
-        let grown = config
-            .storage_words()
-            .and_then(|words| self.sel.grow(config, storage(words)));
-        match grown {
-            Ok(sel) => {
-                (self.sel, self.config) = (sel, config);
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    fn remove(&mut self, consumer: u64) -> PyImpact {
-        PyImpact::of(self.sel.remove(consumer))
-    }
-
-    fn select(&self, slot: u32) -> Option<u64> {
-        self.sel.select(slot)
-    }
-
-    fn assignments(&self) -> Vec<Assignment> {
-        self.sel.assignments().collect()
-    }
-
-    fn consumer_ranges(&self) -> Vec<Assignment> {
-        self.sel.consumer_ranges().collect()
-    }
-
-    fn consumers(&self) -> Vec<u64> {
-        self.sel.consumers().collect()
-    }
-
-    fn len(&self) -> usize {
-        self.sel.len()
-    }
-
-    fn contains(&self, consumer: u64) -> bool {
-        self.sel.contains(consumer)
-    }
-}
-
-#[derive(Clone)]
-struct Exclusive {
-    sel: ExclusiveSelector<Vec<u32>>,
-    config: ExclusiveConfig,
-}
-
-impl Exclusive {
-    fn new(mode: ExclusiveMode) -> Result<Self, ConfigError> {
-        let config = ExclusiveConfig::new(INITIAL_CONSUMERS, INITIAL_RANGES).with_mode(mode);
-        let sel = ExclusiveSelector::new(config, storage(config.storage_words()?))?;
-        Ok(Self { sel, config })
-    }
-
-    /// The consumer of every slot, `u64::MAX` for none (ids are at most
-    /// `i64::MAX`).
-    fn owners(&self) -> Vec<u64> {
-        (0..EXCLUSIVE_SLOTS)
-            .map(|slot| self.sel.select(slot).unwrap_or(u64::MAX))
-            .collect()
-    }
-
-    /// The slots whose consumer changed since `before` (from [`Self::owners`]).
-    fn moved_since(&self, before: &[u64]) -> PyImpact {
-        let (mut removed, mut added) = (Runs::default(), Runs::default());
-        for (slot, &was) in (0..EXCLUSIVE_SLOTS).zip(before) {
-            let now = self.sel.select(slot).unwrap_or(u64::MAX);
-            if now != was {
-                // Slots are below 65536, so they fit an i32.
-                let slot = slot as i32;
-                if was != u64::MAX {
-                    removed.push(was, slot);
-                }
-                if now != u64::MAX {
-                    added.push(now, slot);
-                }
-            }
-        }
-        PyImpact {
-            removed: removed.0,
-            added: added.0,
-        }
-    }
-}
-
-impl Core for Exclusive {
-    fn try_add(
-        &mut self,
-        consumer: u64,
-        _name: &[u8],
-        ranges: Option<&[HashRange]>,
-    ) -> Result<PyImpact, AssignError> {
-        let before = self.owners();
-        self.sel.add(consumer, ranges)?;
-        Ok(self.moved_since(&before))
-    }
-
-    fn grow(&mut self, err: &AssignError, _name: &[u8], ranges: usize) -> bool {
-        let old = self.config;
-        let config = match err {
-            AssignError::ConsumerCapacity { .. } => {
-                bigger(old.max_consumers, 1).map(|max_consumers| ExclusiveConfig {
-                    max_consumers,
-                    ..old
-                })
-            }
-            AssignError::RangeCapacity { .. } => bigger(old.max_ranges, ranges)
-                .map(|max_ranges| ExclusiveConfig { max_ranges, ..old }),
-            _ => None,
-        };
-        let Some(config) = config else {
-            return false;
-        };
-        let grown = config
-            .storage_words()
-            .and_then(|words| self.sel.grow(config, storage(words)));
-        match grown {
-            Ok(sel) => {
-                (self.sel, self.config) = (sel, config);
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    fn remove(&mut self, consumer: u64) -> PyImpact {
-        if !self.sel.contains(consumer) {
-            return PyImpact::default();
-        }
-        let before = self.owners();
-        self.sel.remove(consumer);
-        self.moved_since(&before)
-    }
-
-    fn select(&self, slot: u32) -> Option<u64> {
-        self.sel.select(slot)
-    }
-
-    fn assignments(&self) -> Vec<Assignment> {
-        self.sel.assignments().collect()
-    }
-
-    fn consumer_ranges(&self) -> Vec<Assignment> {
-        self.sel.consumer_ranges().collect()
-    }
-
-    fn consumers(&self) -> Vec<u64> {
-        self.sel.consumers().collect()
-    }
-
-    fn len(&self) -> usize {
-        self.sel.len()
-    }
-
-    fn contains(&self, consumer: u64) -> bool {
-        self.sel.contains(consumer)
+/// A selector error as a Python exception.
+fn selector_error(py: Python<'_>, e: Error) -> PyErr {
+    match e {
+        Error::Assign(e) => e.into_py_exception(py),
+        Error::Config(e) => e.into_py_exception(py),
+        Error::OutOfMemory => PyMemoryError::new_err(e.to_string()),
     }
 }
 
 /// A selector shared between threads, and its (fixed) key hash range.
-struct Shared<C> {
-    lock: RwLock<C>,
+struct Shared {
+    lock: RwLock<Selector>,
     range: KeyHashRange,
 }
 
-impl<C: Core> Shared<C> {
-    fn new(core: C, range: KeyHashRange) -> Self {
-        Self {
+impl Shared {
+    fn new(py: Python<'_>, made: Result<Selector, Error>) -> PyResult<Self> {
+        let core = made.map_err(|e| selector_error(py, e))?;
+        Ok(Self {
+            range: core.key_hash_range(),
             lock: RwLock::new(core),
-            range,
-        }
+        })
     }
 
     /// Runs `f` under the read lock. Uncontended, the GIL stays held; when a
     /// writer holds the lock, the GIL is released while waiting for it, so a
     /// thread holding the lock never waits on one holding the GIL. Nothing
     /// here panics while the lock is held, so a poisoned lock is still sound.
-    fn read<T: Send>(&self, py: Python<'_>, f: impl Send + FnOnce(&C) -> T) -> T {
+    fn read<T: Send>(&self, py: Python<'_>, f: impl Send + FnOnce(&Selector) -> T) -> T {
         match self.lock.try_read() {
             Ok(core) => f(&core),
             Err(TryLockError::Poisoned(poisoned)) => f(&poisoned.into_inner()),
@@ -510,12 +164,12 @@ impl<C: Core> Shared<C> {
 
     /// Runs `f` under the read lock, waiting for it (call with the GIL
     /// released, or when waiting cannot involve the GIL).
-    fn read_blocking<T>(&self, f: impl FnOnce(&C) -> T) -> T {
+    fn read_blocking<T>(&self, f: impl FnOnce(&Selector) -> T) -> T {
         f(&self.lock.read().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// Runs `f` under the write lock, as [`Shared::read`] does.
-    fn write<T: Send>(&self, py: Python<'_>, f: impl Send + FnOnce(&mut C) -> T) -> T {
+    fn write<T: Send>(&self, py: Python<'_>, f: impl Send + FnOnce(&mut Selector) -> T) -> T {
         match self.lock.try_write() {
             Ok(mut core) => f(&mut core),
             Err(TryLockError::Poisoned(poisoned)) => f(&mut poisoned.into_inner()),
@@ -525,8 +179,8 @@ impl<C: Core> Shared<C> {
         }
     }
 
-    fn snapshot(&self, py: Python<'_>) -> C {
-        self.read(py, C::clone)
+    fn snapshot(&self, py: Python<'_>) -> Selector {
+        self.read(py, Selector::clone)
     }
 
     fn add(
@@ -541,13 +195,15 @@ impl<C: Core> Shared<C> {
         let name = name.utf8();
         let name: &[u8] = &name;
         let ranges = ranges.as_deref();
-        self.write(py, |core| core.add(consumer, name, ranges))
-            .map_err(|e| e.into_py_exception(py))
+        self.write(py, |core| {
+            core.add(consumer, name, ranges).map(PyImpact::of)
+        })
+        .map_err(|e| selector_error(py, e))
     }
 
     fn remove(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<PyImpact> {
         let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self.write(py, |core| core.remove(consumer)))
+        Ok(self.write(py, |core| PyImpact::of(core.remove(consumer))))
     }
 
     fn select_keys<'py>(
@@ -571,7 +227,7 @@ impl<C: Core> Shared<C> {
     /// The consumer of every slot, -1 for none; the GIL is released for
     /// long inputs.
     fn lookup(&self, py: Python<'_>, slots: &[u32]) -> Vec<i64> {
-        let select_all = |core: &C| -> Vec<i64> {
+        let select_all = |core: &Selector| -> Vec<i64> {
             slots
                 .iter()
                 .map(|&slot| core.select(slot).map_or(NO_CONSUMER, id_out))
@@ -737,20 +393,22 @@ macro_rules! selector_methods {
 
             /// The broker's snapshot: `(start, end, consumer_id)` in slot order.
             fn assignments(&self, py: Python<'_>) -> Vec<(i32, i32, u64)> {
-                let assignments = self.state.read(py, |core| core.assignments());
+                let assignments: Vec<Assignment> =
+                    self.state.read(py, |core| core.assignments().collect());
                 assignments.iter().map(Assignment::as_tuple).collect()
             }
 
             /// Each consumer's ranges as the broker's stats report them
             /// (`getConsumerKeyHashRanges`), keyed by consumer id.
             fn ranges_by_consumer(&self, py: Python<'_>) -> RangeMap {
-                let ranges = self.state.read(py, |core| core.consumer_ranges());
+                let ranges: Vec<Assignment> =
+                    self.state.read(py, |core| core.consumer_ranges().collect());
                 group(ranges.iter().map(|a| (a.consumer, a.range)))
             }
 
             /// The consumer ids, ascending.
             fn consumers(&self, py: Python<'_>) -> Vec<u64> {
-                let mut ids = self.state.read(py, |core| core.consumers());
+                let mut ids: Vec<u64> = self.state.read(py, |core| core.consumers().collect());
                 ids.sort_unstable();
                 ids
             }
@@ -771,7 +429,10 @@ macro_rules! selector_methods {
             /// An independent selector with the same consumers and history.
             fn copy(&self, py: Python<'_>) -> Self {
                 Self {
-                    state: Shared::new(self.state.snapshot(py), self.state.range),
+                    state: Shared {
+                        lock: RwLock::new(self.state.snapshot(py)),
+                        range: self.state.range,
+                    },
                     ..*self
                 }
             }
@@ -799,7 +460,7 @@ macro_rules! selector_methods {
 /// matter. Thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "AutoSplitSelector")]
 pub(crate) struct PyAutoSplitSelector {
-    state: Shared<AutoSplit>,
+    state: Shared,
     range_size: i32,
 }
 
@@ -807,10 +468,8 @@ selector_methods!(PyAutoSplitSelector, {
     #[new]
     #[pyo3(signature = (range_size = 65536))]
     fn new(py: Python<'_>, range_size: i32) -> PyResult<Self> {
-        let core = AutoSplit::new(range_size).map_err(|e| e.into_py_exception(py))?;
-        let range = core.sel.key_hash_range();
         Ok(Self {
-            state: Shared::new(core, range),
+            state: Shared::new(py, Selector::auto_split(range_size))?,
             range_size,
         })
     }
@@ -861,7 +520,7 @@ selector_methods!(PyAutoSplitSelector, {
 /// different points. Thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "ConsistentHashingSelector")]
 pub(crate) struct PyConsistentHashingSelector {
-    state: Shared<Consistent>,
+    state: Shared,
     points: u32,
     range_max: u32,
 }
@@ -872,10 +531,8 @@ selector_methods!(PyConsistentHashingSelector, {
     fn new(py: Python<'_>, points: u32, range_max: i64) -> PyResult<Self> {
         // Java's `Range.of(1, rangeMax)`: below 1 it ends before it starts.
         let range_max = u32::try_from(range_max.max(0)).unwrap_or(u32::MAX);
-        let core = Consistent::new(points, range_max).map_err(|e| e.into_py_exception(py))?;
-        let range = core.sel.key_hash_range();
         Ok(Self {
-            state: Shared::new(core, range),
+            state: Shared::new(py, Selector::consistent_hashing(points, range_max))?,
             points,
             range_max,
         })
@@ -917,7 +574,10 @@ selector_methods!(PyConsistentHashingSelector, {
     #[pyo3(signature = (consumer_id, /))]
     fn name_index(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self.state.read(py, |core| core.sel.name_index(consumer)))
+        Ok(self.state.read(py, |core| match &**core {
+            AnySelector::ConsistentHashing(sel) => sel.name_index(consumer),
+            _ => None,
+        }))
     }
 
     /// The consumer's ring points for point indexes 0..points-1 (empty for
@@ -929,9 +589,10 @@ selector_methods!(PyConsistentHashingSelector, {
         consumer_id: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<u32>> {
         let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self
-            .state
-            .read(py, |core| core.sel.consumer_points(consumer).collect()))
+        Ok(self.state.read(py, |core| match &**core {
+            AnySelector::ConsistentHashing(sel) => sel.consumer_points(consumer).collect(),
+            _ => Vec::new(),
+        }))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -953,7 +614,7 @@ selector_methods!(PyConsistentHashingSelector, {
 /// one consumer delivered to it. Thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "ExclusiveSelector")]
 pub(crate) struct PyExclusiveSelector {
-    state: Shared<Exclusive>,
+    state: Shared,
     legacy: bool,
 }
 
@@ -966,17 +627,16 @@ selector_methods!(PyExclusiveSelector, {
         } else {
             ExclusiveMode::Current
         };
-        let core = Exclusive::new(mode).map_err(|e| e.into_py_exception(py))?;
-        let range = core.sel.key_hash_range();
         Ok(Self {
-            state: Shared::new(core, range),
+            state: Shared::new(py, Selector::exclusive(mode))?,
             legacy,
         })
     }
 
     /// Adds a consumer with its declared `ranges` (`(start, end)` pairs,
     /// inclusive; None stands for a consumer that sent no KeySharedMeta) and
-    /// returns the slots it took. The broker checks no bounds; the client
+    /// returns the slots it took: its ranges clipped to `[0, 65535]` (the
+    /// broker reports none; this is what moved). The broker checks no bounds; the client
     /// does (`validate_sticky_ranges`).
     ///
     /// Raises `ConsumerAssignError` with the broker's message: no meta, no
