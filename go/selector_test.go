@@ -103,7 +103,7 @@ func TestSelector(t *testing.T) {
 // Adds grow a selector by the policy every binding shares; Reserve makes
 // the room ahead of time and Capacity reports it.
 func TestSelectorGrowsAndReserves(t *testing.T) {
-	s, err := NewAutoSplitSelector(AutoSplitConfig{RangeSize: 65536, MaxConsumers: 1})
+	s, err := NewAutoSplitSelector(DefaultRangeSize)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -997,6 +997,25 @@ int main(void) {
            pulsar_routing_topic_name_parse(text, 1, BAD_ENUM, &topic_out), "rules");
     EXPECT(NULL_PARAMETER, pulsar_routing_topic_name_parse(text, 1, 0, NULL), "topic_out");
 
+    /* pulsar_routing_last_error_message */
+    EXPECT(NULL_PARAMETER,
+           pulsar_routing_last_error_message(PULSAR_ROUTING_STATUS_PANIC, NULL, 1, size_out), "buf");
+    EXPECT(NULL_PARAMETER,
+           pulsar_routing_last_error_message(PULSAR_ROUTING_STATUS_PANIC, buf, 1, NULL), "written");
+    /* The failure just above (NULL written) is now this thread's last one. */
+    {
+        uint8_t text_buf[128];
+        size_t written = 0;
+        EXPECT(OK,
+               pulsar_routing_last_error_message(PULSAR_ROUTING_STATUS_NULL_PARAMETER, text_buf,
+                                                 sizeof text_buf, &written),
+               "last error");
+        EXPECT_TRUE(written == strlen(pulsar_routing_status_message(PULSAR_ROUTING_STATUS_NULL_PARAMETER)) &&
+                        memcmp(text_buf, pulsar_routing_status_message(PULSAR_ROUTING_STATUS_NULL_PARAMETER),
+                               written) == 0,
+                    "last error: NULL_PARAMETER's own message");
+    }
+
     /* pulsar_routing_topic_name_error_message */
     EXPECT(NULL_PARAMETER,
            pulsar_routing_topic_name_error_message(NULL, 1, 0, buf, 1, size_out), "name");

@@ -619,10 +619,6 @@ fn impact(i: &Impact<'_>) -> Value {
 }
 
 /// The exclusive selector reports no impact in the core (issue 13).
-fn no_impact() -> Value {
-    json!({"removed": {}, "added": {}})
-}
-
 fn bundle_names(ranges: impl Iterator<Item = BundleRange>) -> Value {
     Value::Array(ranges.map(|r| json!(r.to_string())).collect())
 }
@@ -1267,14 +1263,8 @@ fn call_method<'s>(obj: &mut Obj<'s>, method: &str, a: &'s Args) -> Outcome {
             remove: impact(&s.remove(c)),
         }),
         Obj::Exclusive(s) => selector_call!(s, method, a, |c| {
-            add: {
-                s.add(c, declared_ranges(a).as_deref()).map_err(fail)?;
-                no_impact()
-            },
-            remove: {
-                s.remove(c);
-                no_impact()
-            },
+            add: impact(&s.add(c, declared_ranges(a).as_deref()).map_err(fail)?),
+            remove: impact(&s.remove(c)),
         }),
         Obj::Lookup(l) => {
             let now = int(a, "now_ms", 0) as u64;
