@@ -191,6 +191,15 @@ def _streamed(args: argparse.Namespace, run: Callable[..., Result], *positional:
             progress.done()
 
 
+def _admin_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("pulsar-admin outputs (JSON)")
+    g.add_argument("--admin-bundles", metavar="FILE", help="the layout: pulsar-admin namespaces bundles TENANT/NS")
+    g.add_argument("--admin-stats", nargs="+", metavar="FILE",
+                   help="traffic and sessions: broker-stats topics (one file per broker), topics partitioned-stats "
+                   "--per-partition, broker-stats load-report, or TOPIC=FILE for topics stats")
+    g.add_argument("--namespace", metavar="TENANT/NS", help="the namespace, when the stats cover several")
+
+
 def _max_distinct_arg(p: argparse.ArgumentParser, past: str) -> None:
     p.add_argument("--max-distinct", type=int, metavar="K",
                    help=f"--file: count exactly up to K distinct keys (default: 3,000,000), then {past}; "
@@ -318,7 +327,15 @@ def _bundles(args: argparse.Namespace) -> Result:
 
     if args.file and args.topics:
         raise PlanInputError("give topics or --file, not both")
-    if args.file:
+    admin_notes: list[str] = []
+    if args.admin_stats:
+        from .admin import admin_topic_set, layout_check, read_admin_stats
+
+        if args.file or args.topics or args.demo_data:
+            raise PlanInputError("give --admin-stats, topics, --file or --demo-data, not several")
+        stats = read_admin_stats(args.admin_stats).for_namespace(args.namespace)
+        topics = admin_topic_set(stats, rules=args.rules)
+    elif args.file:
         topics = read_topics(
             args.file,
             format=args.format,
@@ -339,10 +356,20 @@ def _bundles(args: argparse.Namespace) -> Result:
     else:
         raise PlanInputError("no topics: give topics, --file PATH or --demo-data")
     layout: Any = args.boundaries if args.boundaries else args.bundles
+    if args.admin_bundles:
+        from .admin import read_admin_bundles
+
+        if args.boundaries:
+            raise PlanInputError("give --admin-bundles or --boundaries, not both")
+        layout = read_admin_bundles(args.admin_bundles)
+    if args.admin_stats:
+        from .bundles import layout_of
+
+        admin_notes = layout_check(stats, layout_of(layout))
     split: Any = False
     if args.split is not None:
         split = True if args.split == "" else args.split
-    return bundle_spread(
+    report = bundle_spread(
         topics,
         layout,
         max_per_bundle=args.max_per_bundle,
@@ -351,6 +378,11 @@ def _bundles(args: argparse.Namespace) -> Result:
         positions=args.positions,
         list_moved=args.list_moved,
     )
+    if admin_notes:
+        import dataclasses
+
+        report = dataclasses.replace(report, notes=[*report.notes, *admin_notes])
+    return report
 
 
 def _key_shared(args: argparse.Namespace) -> Result:
@@ -512,6 +544,7 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
                    help="split positions for the specified_positions algorithms")
     p.add_argument("--list-moved", type=int, default=20, metavar="K", help="moved topic-partitions listed (0: all)")
     p.add_argument("--rules", choices=("v4", "master"), default="v4", help="topic-name rules")
+    _admin_args(p)
 
     p = command("key-shared", _key_shared, "traffic per consumer of a Key_Shared subscription, and rebalances")
     _key_args(p)
