@@ -13,6 +13,9 @@ going live:
   Kafka partitioners) routes differently;
 * :func:`bundle_spread`: topic-partitions over namespace bundles, the
   bundle count for a cap per bundle, and what a split moves;
+* :func:`autosplit`: the broker's automatic bundle splits, round after
+  round, from ``pulsar-admin`` outputs (:func:`read_admin_stats`,
+  :func:`read_admin_bundles`);
 * :func:`key_shared_balance` / :func:`analyze_key_shared`: traffic per
   consumer of a Key_Shared subscription, and what a join or leave moves;
 * :func:`producer_queue`: ``maxPendingMessages`` and its memory.
@@ -34,6 +37,8 @@ everything on built-in demo data.
 
 from __future__ import annotations
 
+from .admin import AdminStats, TopicTraffic, read_admin_bundles, read_admin_stats
+from .autosplit import AutoSplitReport, SplitSettings, autosplit
 from .bundles import TopicSet, bundle_spread, bundles_needed, split_impact, topic_set
 from .clients import DEFAULT_CLIENT_SETUPS, PROFILES, client_divergence, setup_partitions
 from .demo import demo_orders, demo_topics, demo_user_suffixes, run_demo
@@ -87,6 +92,13 @@ from .stream import (
 )
 
 __all__ = [
+    "AdminStats",
+    "AutoSplitReport",
+    "SplitSettings",
+    "TopicTraffic",
+    "autosplit",
+    "read_admin_bundles",
+    "read_admin_stats",
     "DistinctSample",
     "stream_client_divergence",
     "stream_divergence",

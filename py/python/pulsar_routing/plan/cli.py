@@ -385,6 +385,31 @@ def _bundles(args: argparse.Namespace) -> Result:
     return report
 
 
+def _autosplit(args: argparse.Namespace) -> Result:
+    from .autosplit import BROKER_NAMES, SplitSettings, autosplit, demo_namespace
+
+    # Every setting is a flag named as in broker.conf.
+    settings = SplitSettings(
+        load_manager=args.load_manager, **{field: getattr(args, name) for field, name in BROKER_NAMES.items()}
+    )
+    layout: Any = args.bundles
+    if args.admin_bundles:
+        from .admin import read_admin_bundles
+
+        layout = read_admin_bundles(args.admin_bundles)
+    if args.admin_stats and args.demo_data:
+        raise PlanInputError("give --admin-stats or --demo-data, not both")
+    if args.admin_stats:
+        from .admin import read_admin_stats
+
+        topics: Any = read_admin_stats(args.admin_stats)
+    elif args.demo_data:
+        topics = demo_namespace()
+    else:
+        raise PlanInputError("no figures: give --admin-stats FILE... or --demo-data")
+    return autosplit(topics, layout, namespace=args.namespace, settings=settings, list_moved=args.list_moved)
+
+
 def _key_shared(args: argparse.Namespace) -> Result:
     from .key_shared import SELECTORS, analyze_key_shared
 
@@ -545,6 +570,30 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     p.add_argument("--list-moved", type=int, default=20, metavar="K", help="moved topic-partitions listed (0: all)")
     p.add_argument("--rules", choices=("v4", "master"), default="v4", help="topic-name rules")
     _admin_args(p)
+
+    p = command("autosplit", _autosplit,
+                "the broker's automatic bundle splits, round after round, and the topics they move")
+    _admin_args(p)
+    p.add_argument("--demo-data", action="store_true", help="a built-in busy namespace (3,001 topics, one hot)")
+    p.add_argument("-k", "--bundles", type=_count, default=4, metavar="K",
+                   help="bundles now, in the default layout, without --admin-bundles (default: %(default)s)")
+    p.add_argument("--load-manager", choices=("modular", "extensible"), default="modular",
+                   help="the broker's load manager (default: %(default)s)")
+    p.add_argument("--list-moved", type=int, default=20, metavar="K", help="moved topics listed (0: all)")
+    g = p.add_argument_group("broker settings (broker.conf names; the broker's defaults)")
+    for flag, default, kind in (
+        ("loadBalancerNamespaceBundleMaxTopics", 1000, int),
+        ("loadBalancerNamespaceBundleMaxSessions", 1000, int),
+        ("loadBalancerNamespaceBundleMaxMsgRate", 30000, int),
+        ("loadBalancerNamespaceBundleMaxBandwidthMbytes", 100, int),
+        ("loadBalancerNamespaceMaximumBundles", 128, _count),
+        ("flowOrQpsDifferenceThresholdPercentage", 10, int),
+        ("loadBalancerMaxNumberOfBundlesToSplitPerCycle", 10, _count),
+        ("loadBalancerNamespaceBundleSplitConditionHitCountThreshold", 3, int),
+    ):
+        g.add_argument(f"--{flag}", type=kind, default=default, metavar="N", help=f"default: {default}")
+    g.add_argument("--defaultNamespaceBundleSplitAlgorithm", default="range_equally_divide",
+                   choices=("range_equally_divide", "topic_count_equally_divide", "flow_or_qps_equally_divide"))
 
     p = command("key-shared", _key_shared, "traffic per consumer of a Key_Shared subscription, and rebalances")
     _key_args(p)
