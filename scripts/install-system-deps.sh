@@ -8,7 +8,9 @@
 #                   the installed package's pkg-config file and CMake config
 #                   (scripts/test-cpp.sh, scripts/test-go.sh);
 #   golang-go       the Go package in go/ (scripts/test-go.sh; Debian 12
-#                   ships Go 1.19).
+#                   ships Go 1.19);
+#   chromium        a real headless browser that opens the planner's HTML
+#                   report (py/tests/test_plan_html.py).
 #
 # Idempotent and quick: checks each package's file first and only runs
 # apt-get for the missing ones. Debian/Ubuntu only; needs root (CI runs as
@@ -22,6 +24,7 @@ packages=(
     "pkg-config /usr/bin/pkg-config"
     "cmake /usr/bin/cmake"
     "golang-go /usr/bin/go"
+    "chromium /usr/bin/chromium"
 )
 
 missing=()
@@ -33,7 +36,7 @@ for entry in "${packages[@]}"; do
 done
 
 if [ "${#missing[@]}" -eq 0 ]; then
-    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, golang-go)"
+    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, golang-go, chromium)"
     exit 0
 fi
 

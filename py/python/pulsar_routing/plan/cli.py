@@ -468,12 +468,18 @@ class _OneLineErrors(argparse.ArgumentParser):
 DEMO_HELP = "run every analysis on built-in, deterministic demo data"
 
 
+def _html_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--html", metavar="FILE.html",
+                   help="also write a self-contained HTML report (tables and the picture inline; no network)")
+
+
 def fill_demo_parser(demo: argparse.ArgumentParser, *, outputs: bool = False) -> None:
     """The ``demo`` options; with ``outputs``, also ``--json`` and ``--plot`` (for a parser made elsewhere)."""
-    demo.set_defaults(run_plan=_demo, plot=None)
+    demo.set_defaults(run_plan=_demo, plot=None, html=None)
     if outputs:
         demo.add_argument("--json", action="store_true", help="print JSON instead of tables")
         demo.add_argument("--plot", metavar="FILE.png", help="also draw a picture (needs matplotlib)")
+        _html_arg(demo)
     demo.add_argument("--consumers", type=_count, default=7, help="Key_Shared consumers (default: %(default)s)")
     demo.add_argument("--no-key-shared", action="store_true", help="skip the Key_Shared analysis")
 
@@ -495,8 +501,9 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
         name: str, run: Callable[[argparse.Namespace], Result], help: str, *, picture: bool = True
     ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
-        p.set_defaults(run_plan=run, plot=None)
+        p.set_defaults(run_plan=run, plot=None, html=None)
         p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+        _html_arg(p)
         if picture:
             p.add_argument("--plot", metavar="FILE.png", help="also draw a picture (needs matplotlib)")
         return p
@@ -621,6 +628,10 @@ def run_plan(args: argparse.Namespace) -> int:
             from .plots import plot
 
             plot(result, args.plot)
+        if args.html:
+            from .html import write_html
+
+            write_html(result, args.html)
     except (PlanInputError, PulsarRoutingError, ValueError, OSError, ImportError, RuntimeError) as err:
         message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         print(f"error: {message}", file=sys.stderr)
@@ -628,6 +639,8 @@ def run_plan(args: argparse.Namespace) -> int:
     print(result.to_json() if args.json else str(result))
     if args.plot:
         print(f"plot written to {args.plot}", file=sys.stderr)
+    if args.html:
+        print(f"HTML report written to {args.html}", file=sys.stderr)
     return 0
 
 

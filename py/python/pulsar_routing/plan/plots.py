@@ -231,6 +231,7 @@ def plot_autosplit(report: Any, path: str | os.PathLike[str]) -> str:
     rates = [b.msg_rate for b in final]
     axes[1].bar(range(len(rates)), rates, color=["#c0392b" if b.over else "#2e86c1" for b in final])
     axes[1].axhline(limit, color="#e67e22", linestyle="--", linewidth=1.2, label=f"max msg rate {limit:,.0f}")
+    axes[1].xaxis.get_major_locator().set_params(integer=True)
     axes[1].set_xlabel("bundle (hash order)")
     axes[1].set_ylabel("msg/s in + out")
     axes[1].set_title("Message rate per bundle after the splits (red: still over)", fontsize=10)
