@@ -17,7 +17,7 @@ import pytest
 
 import pulsar_routing as pr
 from pulsar_routing.plan.admin import TopicTraffic, read_admin_bundles, read_admin_stats
-from pulsar_routing.plan.autosplit import SplitSettings, autosplit, demo_namespace
+from pulsar_routing.plan.split_forecast import SplitSettings, autosplit, demo_namespace
 from pulsar_routing.plan.cli import main
 
 ADMIN = Path(__file__).resolve().parents[2] / "testdata" / "admin"

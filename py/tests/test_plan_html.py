@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pulsar_routing.plan.admin import read_admin_bundles, read_admin_stats
-from pulsar_routing.plan.autosplit import AutoSplitReport, autosplit
+from pulsar_routing.plan.split_forecast import AutoSplitReport, autosplit
 from pulsar_routing.plan.cli import main
 from pulsar_routing.plan.html import render_html, write_html
 

@@ -37,8 +37,9 @@ everything on built-in demo data.
 
 from __future__ import annotations
 
-from .admin import AdminStats, TopicTraffic, read_admin_bundles, read_admin_stats
-from .autosplit import AutoSplitReport, SplitSettings, autosplit
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .bundles import TopicSet, bundle_spread, bundles_needed, split_impact, topic_set
 from .clients import DEFAULT_CLIENT_SETUPS, PROFILES, client_divergence, setup_partitions
 from .demo import demo_orders, demo_topics, demo_user_suffixes, run_demo
@@ -90,6 +91,31 @@ from .stream import (
     stream_key_shared,
     stream_partitions,
 )
+
+# The admin inputs and the auto-split forecast load on first use, so that
+# every other plan command starts without them.
+_LAZY = {
+    "AdminStats": "admin",
+    "TopicTraffic": "admin",
+    "read_admin_bundles": "admin",
+    "read_admin_stats": "admin",
+    "AutoSplitReport": "split_forecast",
+    "SplitSettings": "split_forecast",
+    "autosplit": "split_forecast",
+}
+if TYPE_CHECKING:
+    from .admin import AdminStats, TopicTraffic, read_admin_bundles, read_admin_stats
+    from .split_forecast import AutoSplitReport, SplitSettings, autosplit
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module = importlib.import_module(f".{_LAZY[name]}", __name__)
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AdminStats",

@@ -386,7 +386,7 @@ def _bundles(args: argparse.Namespace) -> Result:
 
 
 def _autosplit(args: argparse.Namespace) -> Result:
-    from .autosplit import BROKER_NAMES, SplitSettings, autosplit, demo_namespace
+    from .split_forecast import BROKER_NAMES, SplitSettings, autosplit, demo_namespace
 
     # Every setting is a flag named as in broker.conf.
     settings = SplitSettings(

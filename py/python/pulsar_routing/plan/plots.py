@@ -241,7 +241,7 @@ def plot_autosplit(report: Any, path: str | os.PathLike[str]) -> str:
 
 def plot(result: Result, path: str | os.PathLike[str]) -> str:
     """Draws any result that has a picture; returns the path."""
-    from .autosplit import AutoSplitReport
+    from .split_forecast import AutoSplitReport
 
     if isinstance(result, AutoSplitReport):
         return plot_autosplit(result, path)
