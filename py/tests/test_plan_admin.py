@@ -92,6 +92,7 @@ def test_bundle_report_carries_real_rates() -> None:
         ({"acme/shop": {"0x00000000_0xffffffff": {"persistent": {"persistent://other/ns/t": {}}}}},
          "is listed under namespace acme/shop"),
         ({"lastStats": {"nobundle": {}}}, "is not a bundle name"),
+        ({"cpu": {}, "weightedMaxEMA": 0.5, "msgRateIn": 1.0}, "extensible load manager"),
     ],
 )
 def test_bad_stats_get_one_line(tmp_path: Path, doc: object, message: str) -> None:

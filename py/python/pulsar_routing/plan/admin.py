@@ -226,6 +226,10 @@ def _read_doc(
         raise PlanInputError(f"{name}: a bundle layout (namespaces bundles): give it with --admin-bundles")
     if _looks_like_broker_topics(doc):
         return "broker-stats topics", _broker_topics(name, doc), []
+    if "weightedMaxEMA" in doc:  # BrokerLoadData of the extensible load manager
+        raise PlanInputError(
+            f"{name}: the extensible load manager's load report has no per-bundle figures: give broker-stats topics"
+        )
     raise PlanInputError(f"{name}: not an output this reads ({_SHAPES})")
 
 
@@ -391,7 +395,8 @@ def admin_topic_set(stats: AdminStats, *, rules: str = "v4") -> Any:
 
     if not stats.topics:
         raise PlanInputError(
-            "no per-topic figures: give broker-stats topics, topics stats or topics partitioned-stats --per-partition"
+            "no per-topic figures: give broker-stats topics, topics stats or topics partitioned-stats --per-partition "
+            "(a load report has per-bundle figures only: plan autosplit reads it)"
         )
     names = [t.topic for t in stats.topics]
     ts = topic_set(names, weights=[t.msg_rate for t in stats.topics], rules=rules)
