@@ -1,9 +1,10 @@
 """The ``plan`` command line: ``python -m pulsar_routing plan ...`` or ``pulsar-routing-plan ...``.
 
 One subcommand per analysis (``skew``, ``partitions``, ``drift``,
-``divergence``, ``bundles``, ``key-shared``, ``queue``) plus ``demo``,
-which runs them all on built-in data. Tables by default, ``--json`` for
-machines, ``--plot FILE.png`` for a picture. Bad input prints one
+``divergence``, ``clients``, ``bundles``, ``autosplit``, ``key-shared``,
+``queue``) plus ``demo``, which runs them all on built-in data. Tables by
+default, ``--json`` for machines, ``--plot FILE.png`` for a picture,
+``--html FILE.html`` for a self-contained report. Bad input prints one
 ``error:`` line and exits with 1.
 """
 
