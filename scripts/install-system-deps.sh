@@ -10,7 +10,9 @@
 #   golang-go       the Go package in go/ (scripts/test-go.sh; Debian 12
 #                   ships Go 1.19);
 #   libcjson-dev    the JSON reader of the C conformance runner
-#                   (ffi-c/tests/conformance.c, scripts/conformance.sh).
+#                   (ffi-c/tests/conformance.c, scripts/conformance.sh);
+#   chromium        a real headless browser that opens the planner's HTML
+#                   report (py/tests/test_plan_html.py).
 #
 # Idempotent and quick: checks each package's file first and only runs
 # apt-get for the missing ones. Debian/Ubuntu only; needs root (CI runs as
@@ -25,6 +27,7 @@ packages=(
     "cmake /usr/bin/cmake"
     "golang-go /usr/bin/go"
     "libcjson-dev /usr/include/cjson/cJSON.h"
+    "chromium /usr/bin/chromium"
 )
 
 missing=()
@@ -36,7 +39,7 @@ for entry in "${packages[@]}"; do
 done
 
 if [ "${#missing[@]}" -eq 0 ]; then
-    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, golang-go, libcjson-dev)"
+    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, golang-go, libcjson-dev, chromium)"
     exit 0
 fi
 

@@ -22,8 +22,6 @@ from . import (
     partition_for_key,
     partition_for_key_bytes,
 )
-from .plan.cli import add_demo_command, add_plan_command, run_plan
-from .plan.results import table
 
 SCHEMES = ("java_string", "murmur3_32")
 DEFAULT_KEYS = ("user-42", "order-1001", "", "Grüße", "日本語", "😀")
@@ -32,8 +30,15 @@ DEFAULT_KEY_BYTES = b"hello"
 DEFAULT_BUNDLES = (4, 16)
 
 
+# The planner (numpy, rich, matplotlib on demand) is imported only for the
+# commands that need it, so that `--version`, `route` and `bundle` start fast.
+PLANNER_COMMANDS = ("demo", "plan")
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """Keys left, numbers right, laid out by rich (the planner's tables)."""
+    from .plan.results import table
+
     return table(header, rows, indent="")
 
 
@@ -90,13 +95,21 @@ def _count(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    planner = command in PLANNER_COMMANDS
     parser = argparse.ArgumentParser(
         prog="python -m pulsar_routing",
         description="Apache Pulsar's routing, as the Java client and broker compute it.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_demo_command(commands)
+    if planner:
+        from .plan.cli import add_demo_command, add_plan_command, run_plan
+
+        add_demo_command(commands)
+    else:
+        commands.add_parser("demo", help="run every planner analysis on built-in, deterministic demo data")
     demo = commands.add_parser(
         "route",
         help="print sample keys with their partitions under both hashing schemes",
@@ -141,8 +154,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="topic-name rules: released 4.x or 5.0 development (default: %(default)s)",
     )
     bundle.set_defaults(run=_bundle)
-    add_plan_command(commands).set_defaults(run=run_plan)
-    args = parser.parse_args(argv)
+    if planner:
+        add_plan_command(commands).set_defaults(run=run_plan)
+    else:
+        commands.add_parser(
+            "plan", help="capacity planning: key skew, partition count, drift, bundles, auto-splits, Key_Shared balance"
+        )
+    args = parser.parse_args(words)
     try:
         result: int = args.run(args)
     except BrokenPipeError:

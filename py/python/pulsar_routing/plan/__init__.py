@@ -13,6 +13,9 @@ going live:
   Kafka partitioners) routes differently;
 * :func:`bundle_spread`: topic-partitions over namespace bundles, the
   bundle count for a cap per bundle, and what a split moves;
+* :func:`autosplit`: the broker's automatic bundle splits, round after
+  round, from ``pulsar-admin`` outputs (:func:`read_admin_stats`,
+  :func:`read_admin_bundles`);
 * :func:`key_shared_balance` / :func:`analyze_key_shared`: traffic per
   consumer of a Key_Shared subscription, and what a join or leave moves;
 * :func:`producer_queue`: ``maxPendingMessages`` and its memory.
@@ -33,6 +36,9 @@ everything on built-in demo data.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from .bundles import TopicSet, bundle_spread, bundles_needed, split_impact, topic_set
 from .clients import DEFAULT_CLIENT_SETUPS, PROFILES, client_divergence, setup_partitions
@@ -86,7 +92,39 @@ from .stream import (
     stream_partitions,
 )
 
+# The admin inputs and the auto-split forecast load on first use, so that
+# every other plan command starts without them.
+_LAZY = {
+    "AdminStats": "admin",
+    "TopicTraffic": "admin",
+    "read_admin_bundles": "admin",
+    "read_admin_stats": "admin",
+    "AutoSplitReport": "split_forecast",
+    "SplitSettings": "split_forecast",
+    "autosplit": "split_forecast",
+}
+if TYPE_CHECKING:
+    from .admin import AdminStats, TopicTraffic, read_admin_bundles, read_admin_stats
+    from .split_forecast import AutoSplitReport, SplitSettings, autosplit
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module = importlib.import_module(f".{_LAZY[name]}", __name__)
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
+    "AdminStats",
+    "AutoSplitReport",
+    "SplitSettings",
+    "TopicTraffic",
+    "autosplit",
+    "read_admin_bundles",
+    "read_admin_stats",
     "DistinctSample",
     "stream_client_divergence",
     "stream_divergence",

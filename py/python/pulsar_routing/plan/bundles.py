@@ -7,6 +7,7 @@ split algorithms.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -59,6 +60,17 @@ class TopicSet:
     partitions: list[int]  # 0: non-partitioned
     weights: NDArray[np.float64] | None
     rules: str
+    # From admin stats: each topic's throughput (bytes/s in + out) and sessions (producers + consumers).
+    throughput: NDArray[np.float64] | None = None
+    sessions: NDArray[np.float64] | None = None
+
+    def with_extra(
+        self, *, throughput: NDArray[np.float64] | None = None, sessions: NDArray[np.float64] | None = None
+    ) -> TopicSet:
+        for what, values in (("throughput", throughput), ("sessions", sessions)):
+            if values is not None and values.shape != (len(self.names),):
+                raise ValueError(f"{values.size} {what} figures for {len(self.names)} topics")
+        return dataclasses.replace(self, throughput=throughput, sessions=sessions)
 
     @property
     def topic_partitions(self) -> int:
@@ -285,6 +297,15 @@ def bundle_spread(
     if ts.weights is not None:
         per = ts.weights[topic_pos] / np.maximum(np.asarray(ts.partitions, dtype=np.float64)[topic_pos], 1.0)
         traffic = np.bincount(idx, weights=per, minlength=k).astype(np.float64)
+    parts = np.maximum(np.asarray(ts.partitions, dtype=np.float64)[topic_pos], 1.0)
+    throughput = (
+        None
+        if ts.throughput is None
+        else np.bincount(idx, weights=ts.throughput[topic_pos] / parts, minlength=k).astype(np.float64)
+    )
+    sessions = (
+        None if ts.sessions is None else np.bincount(idx, weights=ts.sessions[topic_pos] / parts, minlength=k)
+    )
     ranges = layout.bundles()
     sizes = np.asarray([b.upper - b.lower + (1 if b.upper_closed else 0) for b in ranges], dtype=np.float64)
     loads = [
@@ -293,6 +314,8 @@ def bundle_spread(
             topic_partitions=int(counts[i]),
             share=float(counts[i]) / total if total else 0.0,
             traffic=None if traffic is None else float(traffic[i]),
+            throughput=None if throughput is None else float(throughput[i]),
+            sessions=None if sessions is None else int(round(float(sessions[i]))),
         )
         for i, b in enumerate(ranges)
     ]

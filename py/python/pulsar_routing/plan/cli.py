@@ -1,9 +1,10 @@
 """The ``plan`` command line: ``python -m pulsar_routing plan ...`` or ``pulsar-routing-plan ...``.
 
 One subcommand per analysis (``skew``, ``partitions``, ``drift``,
-``divergence``, ``bundles``, ``key-shared``, ``queue``) plus ``demo``,
-which runs them all on built-in data. Tables by default, ``--json`` for
-machines, ``--plot FILE.png`` for a picture. Bad input prints one
+``divergence``, ``clients``, ``bundles``, ``autosplit``, ``key-shared``,
+``queue``) plus ``demo``, which runs them all on built-in data. Tables by
+default, ``--json`` for machines, ``--plot FILE.png`` for a picture,
+``--html FILE.html`` for a self-contained report. Bad input prints one
 ``error:`` line and exits with 1.
 """
 
@@ -191,6 +192,15 @@ def _streamed(args: argparse.Namespace, run: Callable[..., Result], *positional:
             progress.done()
 
 
+def _admin_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("pulsar-admin outputs (JSON)")
+    g.add_argument("--admin-bundles", metavar="FILE", help="the layout: pulsar-admin namespaces bundles TENANT/NS")
+    g.add_argument("--admin-stats", nargs="+", metavar="FILE",
+                   help="traffic and sessions: broker-stats topics (one file per broker), topics partitioned-stats "
+                   "--per-partition, broker-stats load-report, or TOPIC=FILE for topics stats")
+    g.add_argument("--namespace", metavar="TENANT/NS", help="the namespace, when the stats cover several")
+
+
 def _max_distinct_arg(p: argparse.ArgumentParser, past: str) -> None:
     p.add_argument("--max-distinct", type=int, metavar="K",
                    help=f"--file: count exactly up to K distinct keys (default: 3,000,000), then {past}; "
@@ -318,7 +328,15 @@ def _bundles(args: argparse.Namespace) -> Result:
 
     if args.file and args.topics:
         raise PlanInputError("give topics or --file, not both")
-    if args.file:
+    admin_notes: list[str] = []
+    if args.admin_stats:
+        from .admin import admin_topic_set, layout_check, read_admin_stats
+
+        if args.file or args.topics or args.demo_data:
+            raise PlanInputError("give --admin-stats, topics, --file or --demo-data, not several")
+        stats = read_admin_stats(args.admin_stats).for_namespace(args.namespace)
+        topics = admin_topic_set(stats, rules=args.rules)
+    elif args.file:
         topics = read_topics(
             args.file,
             format=args.format,
@@ -339,10 +357,20 @@ def _bundles(args: argparse.Namespace) -> Result:
     else:
         raise PlanInputError("no topics: give topics, --file PATH or --demo-data")
     layout: Any = args.boundaries if args.boundaries else args.bundles
+    if args.admin_bundles:
+        from .admin import read_admin_bundles
+
+        if args.boundaries:
+            raise PlanInputError("give --admin-bundles or --boundaries, not both")
+        layout = read_admin_bundles(args.admin_bundles)
+    if args.admin_stats:
+        from .bundles import layout_of
+
+        admin_notes = layout_check(stats, layout_of(layout))
     split: Any = False
     if args.split is not None:
         split = True if args.split == "" else args.split
-    return bundle_spread(
+    report = bundle_spread(
         topics,
         layout,
         max_per_bundle=args.max_per_bundle,
@@ -351,6 +379,36 @@ def _bundles(args: argparse.Namespace) -> Result:
         positions=args.positions,
         list_moved=args.list_moved,
     )
+    if admin_notes:
+        import dataclasses
+
+        report = dataclasses.replace(report, notes=[*report.notes, *admin_notes])
+    return report
+
+
+def _autosplit(args: argparse.Namespace) -> Result:
+    from .split_forecast import BROKER_NAMES, SplitSettings, autosplit, demo_namespace
+
+    # Every setting is a flag named as in broker.conf.
+    settings = SplitSettings(
+        load_manager=args.load_manager, **{field: getattr(args, name) for field, name in BROKER_NAMES.items()}
+    )
+    layout: Any = args.bundles
+    if args.admin_bundles:
+        from .admin import read_admin_bundles
+
+        layout = read_admin_bundles(args.admin_bundles)
+    if args.admin_stats and args.demo_data:
+        raise PlanInputError("give --admin-stats or --demo-data, not both")
+    if args.admin_stats:
+        from .admin import read_admin_stats
+
+        topics: Any = read_admin_stats(args.admin_stats)
+    elif args.demo_data:
+        topics = demo_namespace()
+    else:
+        raise PlanInputError("no figures: give --admin-stats FILE... or --demo-data")
+    return autosplit(topics, layout, namespace=args.namespace, settings=settings, list_moved=args.list_moved)
 
 
 def _key_shared(args: argparse.Namespace) -> Result:
@@ -411,12 +469,18 @@ class _OneLineErrors(argparse.ArgumentParser):
 DEMO_HELP = "run every analysis on built-in, deterministic demo data"
 
 
+def _html_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--html", metavar="FILE.html",
+                   help="also write a self-contained HTML report (tables and the picture inline; no network)")
+
+
 def fill_demo_parser(demo: argparse.ArgumentParser, *, outputs: bool = False) -> None:
     """The ``demo`` options; with ``outputs``, also ``--json`` and ``--plot`` (for a parser made elsewhere)."""
-    demo.set_defaults(run_plan=_demo, plot=None)
+    demo.set_defaults(run_plan=_demo, plot=None, html=None)
     if outputs:
         demo.add_argument("--json", action="store_true", help="print JSON instead of tables")
         demo.add_argument("--plot", metavar="FILE.png", help="also draw a picture (needs matplotlib)")
+        _html_arg(demo)
     demo.add_argument("--consumers", type=_count, default=7, help="Key_Shared consumers (default: %(default)s)")
     demo.add_argument("--no-key-shared", action="store_true", help="skip the Key_Shared analysis")
 
@@ -438,8 +502,9 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
         name: str, run: Callable[[argparse.Namespace], Result], help: str, *, picture: bool = True
     ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
-        p.set_defaults(run_plan=run, plot=None)
+        p.set_defaults(run_plan=run, plot=None, html=None)
         p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+        _html_arg(p)
         if picture:
             p.add_argument("--plot", metavar="FILE.png", help="also draw a picture (needs matplotlib)")
         return p
@@ -512,6 +577,31 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
                    help="split positions for the specified_positions algorithms")
     p.add_argument("--list-moved", type=int, default=20, metavar="K", help="moved topic-partitions listed (0: all)")
     p.add_argument("--rules", choices=("v4", "master"), default="v4", help="topic-name rules")
+    _admin_args(p)
+
+    p = command("autosplit", _autosplit,
+                "the broker's automatic bundle splits, round after round, and the topics they move")
+    _admin_args(p)
+    p.add_argument("--demo-data", action="store_true", help="a built-in busy namespace (3,001 topics, one hot)")
+    p.add_argument("-k", "--bundles", type=_count, default=4, metavar="K",
+                   help="bundles now, in the default layout, without --admin-bundles (default: %(default)s)")
+    p.add_argument("--load-manager", choices=("modular", "extensible"), default="modular",
+                   help="the broker's load manager (default: %(default)s)")
+    p.add_argument("--list-moved", type=int, default=20, metavar="K", help="moved topics listed (0: all)")
+    g = p.add_argument_group("broker settings (broker.conf names; the broker's defaults)")
+    for flag, default, kind in (
+        ("loadBalancerNamespaceBundleMaxTopics", 1000, int),
+        ("loadBalancerNamespaceBundleMaxSessions", 1000, int),
+        ("loadBalancerNamespaceBundleMaxMsgRate", 30000, int),
+        ("loadBalancerNamespaceBundleMaxBandwidthMbytes", 100, int),
+        ("loadBalancerNamespaceMaximumBundles", 128, _count),
+        ("flowOrQpsDifferenceThresholdPercentage", 10, int),
+        ("loadBalancerMaxNumberOfBundlesToSplitPerCycle", 10, _count),
+        ("loadBalancerNamespaceBundleSplitConditionHitCountThreshold", 3, int),
+    ):
+        g.add_argument(f"--{flag}", type=kind, default=default, metavar="N", help=f"default: {default}")
+    g.add_argument("--defaultNamespaceBundleSplitAlgorithm", default="range_equally_divide",
+                   choices=("range_equally_divide", "topic_count_equally_divide", "flow_or_qps_equally_divide"))
 
     p = command("key-shared", _key_shared, "traffic per consumer of a Key_Shared subscription, and rebalances")
     _key_args(p)
@@ -539,6 +629,10 @@ def run_plan(args: argparse.Namespace) -> int:
             from .plots import plot
 
             plot(result, args.plot)
+        if args.html:
+            from .html import write_html
+
+            write_html(result, args.html)
     except (PlanInputError, PulsarRoutingError, ValueError, OSError, ImportError, RuntimeError) as err:
         message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         print(f"error: {message}", file=sys.stderr)
@@ -546,6 +640,8 @@ def run_plan(args: argparse.Namespace) -> int:
     print(result.to_json() if args.json else str(result))
     if args.plot:
         print(f"plot written to {args.plot}", file=sys.stderr)
+    if args.html:
+        print(f"HTML report written to {args.html}", file=sys.stderr)
     return 0
 
 

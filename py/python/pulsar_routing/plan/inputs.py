@@ -306,13 +306,27 @@ def _arrow_weights(column: Any) -> NDArray[np.float64]:
 
 
 def _aggregate_arrow(keys: Any, weights: NDArray[np.float64] | None) -> Any:
-    """A table (k, w) of distinct keys (null included) and summed weights."""
+    """A table (k, w) of distinct keys (null included) and summed weights.
+
+    Arrow's dictionary encoding finds the distinct keys (the hash kernel
+    ``value_counts`` runs on) and numpy sums the weights per key: the
+    cost of counting keys and no more, and no Acero engine to load.
+    """
     pa = _pyarrow()
-    n = len(keys)
-    w = pa.array(np.ones(n) if weights is None else weights, type=pa.float64())
-    table = pa.table({"k": keys, "w": w})
-    grouped = table.group_by("k", use_threads=False).aggregate([("w", "sum")])
-    return pa.table({"k": grouped.column("k"), "w": grouped.column("w_sum")})
+    if isinstance(keys, pa.ChunkedArray):
+        keys = keys.combine_chunks()
+    encoded = keys.dictionary_encode(null_encoding="encode")
+    index = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.intp)
+    sums = np.bincount(index, weights=weights, minlength=len(encoded.dictionary)).astype(np.float64)
+    return pa.table({"k": encoded.dictionary, "w": pa.array(sums, type=pa.float64())})
+
+
+def _merge_aggregates(parts: Sequence[Any]) -> Any:
+    """One (k, w) table from several, the weights of a key summed."""
+    pa = _pyarrow()
+    table = pa.concat_tables(parts, promote_options="permissive")
+    weights = np.asarray(table.column("w").to_numpy(), dtype=np.float64)
+    return _aggregate_arrow(table.column("k"), weights)
 
 
 Progress = Callable[[int], None]
@@ -339,12 +353,9 @@ class _ArrowAccumulator:
             self._rows_held = self._parts[0].num_rows
 
     def _merged(self) -> Any:
-        pa = _pyarrow()
         if len(self._parts) == 1:
             return self._parts[0]
-        table = pa.concat_tables(self._parts, promote_options="permissive")
-        grouped = table.group_by("k", use_threads=False).aggregate([("w", "sum")])
-        return pa.table({"k": grouped.column("k"), "w": grouped.column("w_sum")})
+        return _merge_aggregates(self._parts)
 
     def sample(self, source: str, weighted: bool) -> KeySample:
         pa = _pyarrow()

@@ -211,8 +211,40 @@ def plot_plan(report: PlanReport, path: str | os.PathLike[str]) -> str:
     return _save(fig, path)
 
 
+def plot_autosplit(report: Any, path: str | os.PathLike[str]) -> str:
+    """An auto-split forecast: bundles after each round, and the message rate per bundle at the end."""
+    fig, axes = _figure(1, 2)
+    rounds = [0] + [r.round for r in report.rounds]
+    counts = [report.bundles_before] + [r.bundles_after for r in report.rounds]
+    axes[0].step(rounds, counts, where="post", marker="o", color="#2e86c1")
+    if max(counts) * 2 >= report.settings.max_bundles:  # the cap, when it is in sight
+        axes[0].axhline(report.settings.max_bundles, color="#c0392b", linestyle="--", linewidth=1,
+                        label=f"cap {report.settings.max_bundles}")
+        axes[0].legend(fontsize=7)
+    axes[0].xaxis.get_major_locator().set_params(integer=True)
+    axes[0].set_xlabel("round")
+    axes[0].set_ylabel("bundles")
+    axes[0].set_title(f"{report.namespace or 'namespace'}: {report.bundles_before} -> {report.bundles_after} bundles",
+                      fontsize=10)
+    final = report.final or report.initial
+    limit = float(report.settings.max_msg_rate)
+    rates = [b.msg_rate for b in final]
+    axes[1].bar(range(len(rates)), rates, color=["#c0392b" if b.over else "#2e86c1" for b in final])
+    axes[1].axhline(limit, color="#e67e22", linestyle="--", linewidth=1.2, label=f"max msg rate {limit:,.0f}")
+    axes[1].xaxis.get_major_locator().set_params(integer=True)
+    axes[1].set_xlabel("bundle (hash order)")
+    axes[1].set_ylabel("msg/s in + out")
+    axes[1].set_title("Message rate per bundle after the splits (red: still over)", fontsize=10)
+    axes[1].legend(fontsize=7)
+    return _save(fig, path)
+
+
 def plot(result: Result, path: str | os.PathLike[str]) -> str:
     """Draws any result that has a picture; returns the path."""
+    from .split_forecast import AutoSplitReport
+
+    if isinstance(result, AutoSplitReport):
+        return plot_autosplit(result, path)
     if isinstance(result, (SkewReport, SkewAnalysis)):
         return plot_skew(result, path)
     if isinstance(result, (KeySharedReport, KeySharedAnalysis)):

@@ -688,6 +688,9 @@ class BundleLoad(Result):
     topic_partitions: int
     share: float
     traffic: float | None
+    # From admin stats: bytes/s in + out, and producers + consumers.
+    throughput: float | None = None
+    sessions: int | None = None
 
     def render(self) -> str:
         return f"{self.bundle}: {self.topic_partitions}"
@@ -766,16 +769,21 @@ class BundleReport(Result):
     def render(self) -> str:
         top = max((b.topic_partitions for b in self.bundles), default=0)
         with_traffic = any(b.traffic is not None for b in self.bundles)
+        with_admin = any(b.throughput is not None for b in self.bundles)
         header = ["bundle", "topic-partitions", "share", ""]
         if with_traffic:
-            header.insert(3, "traffic")
+            header.insert(3, "msg/s" if with_admin else "traffic")
+        if with_admin:
+            header[4:4] = ["MiB/s", "sessions"]
         rows = []
         for b in self.bundles:
             row = [b.bundle, num(b.topic_partitions), pct(b.share), bar(b.topic_partitions, top)]
             if with_traffic:
                 row.insert(3, num(b.traffic))
+            if with_admin:
+                row[4:4] = [num(None if b.throughput is None else b.throughput / 2**20), num(b.sessions)]
             rows.append(row)
-        shown = rows if len(rows) <= 32 else rows[:16] + [["...", "", "", ""] + ([""] if with_traffic else [])] + rows[-8:]
+        shown = rows if len(rows) <= 32 else rows[:16] + [["..."] + [""] * (len(header) - 1)] + rows[-8:]
         parts = [
             heading(f"Bundles: {self.topic_partitions:,} topic-partitions of {self.topics:,} topics in {self.num_bundles} bundles"),
             table(header, shown, bars=True),

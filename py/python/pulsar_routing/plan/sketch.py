@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from .. import partitions_for_keys
 from .inputs import (
+    BATCH_ROWS,
     Key,
     PlanInputError,
     _aggregate_arrow,
@@ -207,11 +208,12 @@ def stream_skew(
     keyless = 0.0
     keyed = 0.0
     weighted = False
-    for raw_keys, raw_weights in batches:
-        keys = _arrow_keys(raw_keys)
-        w = np.ones(len(keys)) if raw_weights is None else np.asarray(raw_weights, dtype=np.float64)
-        weighted = weighted or raw_weights is not None
-        rows += len(keys)
+    def route(grouped: Any) -> None:
+        """Loads, keyed and keyless weight, and the sketches, from a (k, w) table of distinct keys."""
+        nonlocal keyless, keyed
+        assert sketches is not None
+        keys = grouped.column("k")
+        w = np.asarray(grouped.column("w").to_numpy(), dtype=np.float64)
         for (scheme, n), load in loads.items():
             parts = partitions_for_keys(keys, n, scheme)
             present = parts >= 0
@@ -219,18 +221,29 @@ def stream_skew(
         missing = np.asarray(keys.is_null().to_numpy(zero_copy_only=False), dtype=bool)
         keyless += float(w[missing].sum())
         keyed += float(w[~missing].sum())
+        sketches.add(grouped)
+
+    # While the distinct keys fit, rows are only counted per key: routing
+    # them here would be thrown away, as the exact analysis routes the
+    # distinct keys once. Past the switch, each batch is counted per key
+    # first, and its distinct keys are routed with their summed weights.
+    for raw_keys, raw_weights in batches:
+        keys = _arrow_keys(raw_keys)
+        weighted = weighted or raw_weights is not None
+        rows += len(keys)
         if acc is not None:
-            acc.add(keys, None if raw_weights is None else w)
+            acc.add(keys, None if raw_weights is None else np.asarray(raw_weights, dtype=np.float64))
             if acc._rows_held > max_distinct:
                 merged = acc._merged()
                 acc._parts, acc._rows_held = [merged], merged.num_rows
                 if merged.num_rows > max_distinct:
                     sketches = _Sketches(lg_max_k, lg_k)
-                    sketches.add(merged)
                     acc = None
-        else:
-            assert sketches is not None
-            sketches.add(_aggregate_arrow(keys, w))
+                    for start in range(0, merged.num_rows, BATCH_ROWS):
+                        route(merged.slice(start, BATCH_ROWS))
+                    del merged
+            continue
+        route(_aggregate_arrow(keys, None if raw_weights is None else np.asarray(raw_weights, dtype=np.float64)))
     if acc is not None:
         sample = acc.sample(source, weighted)
         return analyze_skew(sample, counts, names, top=top)

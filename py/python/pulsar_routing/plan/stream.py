@@ -543,14 +543,12 @@ class _HeavyHitters:
         self.error = 0.0
 
     def add(self, keys: Any, w: NDArray[np.float64]) -> None:
-        from .inputs import _aggregate_arrow
+        from .inputs import _aggregate_arrow, _merge_aggregates
 
         pa = _pyarrow()
         part = _aggregate_arrow(keys, w)
         if self.table is not None:
-            both = pa.concat_tables([self.table, part], promote_options="permissive")
-            grouped = both.group_by("k", use_threads=False).aggregate([("w", "sum")])
-            part = pa.table({"k": grouped.column("k"), "w": grouped.column("w_sum")})
+            part = _merge_aggregates([self.table, part])
         if part.num_rows > self.bound:
             weights = np.asarray(part.column("w").to_numpy(), dtype=np.float64)
             cut = float(np.partition(weights, -(self.bound + 1))[-(self.bound + 1)])
