@@ -47,7 +47,9 @@ scripts/test-go.sh
 
 step "Python: stubs, types, golden vectors through Python"
 scripts/test-python.sh
-step "conformance: every scenario agrees in Rust, C, Python and Go"; scripts/conformance.sh
+
+step "conformance: every scenario agrees in Rust, C, Python and Go"
+scripts/conformance.sh
 
 step "fuzz smoke runs"
 scripts/fuzz-smoke.sh
