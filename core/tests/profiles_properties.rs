@@ -8,7 +8,7 @@ use pulsar_routing::kafka::{
     RdRandom, StickyChoice, murmur2,
 };
 use pulsar_routing::profiles::{
-    BatchingConfig, BoostVersion, CharSignedness, ClientHashingScheme, ClientProfile,
+    BatchingConfig, BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile,
     GoAtoiErrorKind, GoTopicName, KeyHash, ProfileConfig, ProfileKey, ProfileKeying,
     ProfileMessage, ProfileMode, ProfileRouteError, ProfileRouter, ProfileSeed,
     cpp_partition_index, cpp_partitioned_producer_check, go_atoi,
@@ -92,7 +92,7 @@ fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
         1_000_000i64..50_000_000,
         1i32..20,
         any::<bool>(),
-        any::<bool>(),
+        0..=BoostHashGeneration::ALL.len(),
     )
         .prop_map(
             move |(scheme, mode, enabled, messages, bytes, delay, frequency, signed, boost)| {
@@ -111,10 +111,10 @@ fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
                     } else {
                         CharSignedness::Unsigned
                     },
-                    boost: if boost {
-                        BoostVersion::Boost1_74X86_64
+                    boost: if boost < BoostHashGeneration::ALL.len() {
+                        Some(BoostHashGeneration::ALL[boost])
                     } else {
-                        BoostVersion::Unknown
+                        None
                     },
                 }
             },
@@ -205,7 +205,8 @@ proptest! {
                     prop_assert!(p < n.get(), "{} answered {} for n = {}", profile, p, n);
                 }
                 Err(ProfileRouteError::BoostHashNotReproducible) => {
-                    prop_assert!(config.boost == BoostVersion::Unknown);
+                    prop_assert!(config.boost.is_none());
+                    prop_assert_eq!(profile, ClientProfile::Cpp);
                 }
                 Err(ProfileRouteError::BytesKeyUnsupported(p)) => {
                     prop_assert!(matches!(p, ClientProfile::Python | ClientProfile::PulsarRs));
@@ -403,20 +404,19 @@ fn unsupported_schemes_are_refused_with_clear_messages() {
             .to_string(),
         "the java client has no boost hashing scheme"
     );
-    // Python's default: a clear refusal for keys, not a guess.
-    let default = ProfileConfig::client_default(ClientProfile::Python);
-    let keyed = ProfileKeying::new(ClientProfile::Python, &default)
+    // C++'s default: a clear refusal for keys, not a guess (its builds
+    // vary); Python's default is the current wheel's Boost.
+    let n = PartitionCount::new(3).expect("n");
+    let default = ProfileConfig::client_default(ClientProfile::Cpp);
+    let keyed = ProfileKeying::new(ClientProfile::Cpp, &default)
         .expect("the default is valid")
-        .partition(
-            &ProfileMessage::keyed("k"),
-            PartitionCount::new(3).expect("n"),
-        );
+        .partition(&ProfileMessage::keyed("k"), n);
     let message = keyed.expect_err("BoostHash").to_string();
-    assert!(
-        message.contains("cannot be reproduced portably"),
-        "{message}"
-    );
-    assert!(message.contains("Boost 1.81"), "{message}");
+    assert!(message.contains("depends on the Boost"), "{message}");
+    assert!(message.contains("boost=\"1.74\""), "{message}");
+    let python = ProfileConfig::client_default(ClientProfile::Python);
+    let keying = ProfileKeying::new(ClientProfile::Python, &python).expect("valid");
+    assert_eq!(keying.hash(), KeyHash::CppBoostHash1_82);
 }
 
 /// The worked examples of the peer survey (peers.md), which re-implemented

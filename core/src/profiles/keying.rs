@@ -6,7 +6,7 @@ use super::cpp::cpp_keyed_partition;
 use super::dotpulsar::dotpulsar_keyed_partition;
 use super::error::{ProfileConfigError, ProfileRouteError};
 use super::go::go_keyed_partition;
-use super::hash::{BoostVersion, CharSignedness, KeyHash};
+use super::hash::{BoostHashGeneration, CharSignedness, KeyHash};
 use super::java::java_keyed_partition;
 use super::message::ProfileMessage;
 use super::profile::ClientProfile;
@@ -23,11 +23,15 @@ const fn cpp_java_string_hash(signedness: CharSignedness) -> KeyHash {
     }
 }
 
-/// The C++ `BoostHash` for a Boost build.
-const fn cpp_boost_hash(boost: BoostVersion) -> KeyHash {
-    match boost {
-        BoostVersion::Unknown => KeyHash::CppBoostHash,
-        BoostVersion::Boost1_74X86_64 => KeyHash::CppBoostHash1_74X86_64,
+/// The C++ `BoostHash` of a client's Boost build; a Python client without
+/// one is the current wheel.
+const fn cpp_boost_hash(profile: ClientProfile, config: &ProfileConfig) -> KeyHash {
+    match (config.boost, profile) {
+        (Some(generation), _) => KeyHash::cpp_boost(generation, config.char_signedness),
+        (None, ClientProfile::Python) => {
+            KeyHash::cpp_boost(BoostHashGeneration::PYTHON_WHEEL, config.char_signedness)
+        }
+        (None, _) => KeyHash::CppBoostHash,
     }
 }
 
@@ -71,7 +75,7 @@ const fn resolve_hash(
         }
         (P::Go, S::JavaStringHash) => KeyHash::GoJavaStringHash,
         (P::Cpp, S::JavaStringHash) => cpp_java_string_hash(config.char_signedness),
-        (P::Cpp | P::Python, S::BoostHash) => cpp_boost_hash(config.boost),
+        (P::Cpp | P::Python, S::BoostHash) => cpp_boost_hash(profile, config),
         (P::PulsarRs | P::DotPulsar, S::Murmur3_32Hash) => KeyHash::Murmur3_32Unmasked,
         _ => return unsupported,
     })
