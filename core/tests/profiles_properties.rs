@@ -413,7 +413,7 @@ fn unsupported_schemes_are_refused_with_clear_messages() {
         .partition(&ProfileMessage::keyed("k"), n);
     let message = keyed.expect_err("BoostHash").to_string();
     assert!(message.contains("depends on the Boost"), "{message}");
-    assert!(message.contains("boost=\"1.74\""), "{message}");
+    assert!(message.contains("Boost release"), "{message}");
     let python = ProfileConfig::client_default(ClientProfile::Python);
     let keying = ProfileKeying::new(ClientProfile::Python, &python).expect("valid");
     assert_eq!(keying.hash(), KeyHash::CppBoostHash1_82);

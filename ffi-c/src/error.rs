@@ -267,10 +267,10 @@ pub enum pulsar_routing_status {
     /// The Python client cannot choose a hashing scheme: it always uses the
     /// C++ default, BoostHash.
     PythonSchemeNotSelectable = 705,
-    /// Keyed routing with BoostHash of an unknown Boost build, whose value
-    /// cannot be reproduced portably (C++ and Python's default). Pin the
-    /// build with `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64`,
-    /// or use Murmur3_32Hash.
+    /// Keyed routing with C++'s BoostHash of an unnamed Boost (C++'s
+    /// default: its builds vary). Name the generation with
+    /// `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62` (or `_1_33`,
+    /// `_1_81`, `_1_82`), or use Murmur3_32Hash.
     BoostHashNotReproducible = 706,
     /// The client cannot be given a binary key (Python takes `str`,
     /// pulsar-rs `String`).
@@ -704,7 +704,7 @@ impl pulsar_routing_status {
                 c"unknown client profile: expected java, go, cpp, python, pulsar-rs or dotpulsar"
             }
             Self::UnknownClientHashingScheme => {
-                c"unknown hashing scheme: expected \"java_string\", \"murmur3_32\", \"boost\" or \"boost_1_74_x86_64\""
+                c"unknown hashing scheme: expected \"java_string\", \"murmur3_32\", \"boost\" or \"boost_1_N\" (a Boost release from 1.33 to 1.91)"
             }
             Self::UnknownProfileMode => {
                 c"unknown routing mode: expected \"default\", \"round_robin\" or \"single_partition\""
@@ -715,7 +715,7 @@ impl pulsar_routing_status {
                 c"the Python client cannot choose a hashing scheme: it always uses the C++ default BoostHash; the escape hatch is a message_router that routes keys with Murmur3_32Hash"
             }
             Self::BoostHashNotReproducible => {
-                c"BoostHash, the default hashing scheme of the C++ and Python clients, cannot be reproduced portably: boost::hash<std::string> changed in Boost 1.81 and depends on the width of size_t. Use Murmur3_32Hash in every client, or the version-pinned cpp_boost_1_74_x86_64 if the client was built with Boost 1.74 on x86-64"
+                c"BoostHash, the default hashing scheme of the C++ client, depends on the Boost it was built with: boost::hash<std::string> changed in Boost 1.62, 1.81 and 1.82. Name the client's Boost release (e.g. 1.74, 1.81 or 1.85), or use Murmur3_32Hash in every client"
             },
             Self::ProfileBytesKeyUnsupported => {
                 c"the client takes partition keys as strings: a binary key cannot be set"

@@ -227,7 +227,8 @@ pub enum KeyHash {
 }
 
 impl KeyHash {
-    /// Every variant.
+    /// Every variant, in the order of the C ABI's values (new ones are
+    /// appended, so existing values keep their meaning).
     pub const ALL: [Self; 13] = [
         Self::JavaStringHash,
         Self::Murmur3_32,
@@ -235,13 +236,13 @@ impl KeyHash {
         Self::CppJavaStringHash,
         Self::CppJavaStringHashUnsignedChar,
         Self::CppBoostHash,
+        Self::CppBoostHash1_62,
+        Self::Murmur3_32Unmasked,
+        Self::CppBoostHash1_62UnsignedChar,
         Self::CppBoostHash1_33,
         Self::CppBoostHash1_33UnsignedChar,
-        Self::CppBoostHash1_62,
-        Self::CppBoostHash1_62UnsignedChar,
         Self::CppBoostHash1_81,
         Self::CppBoostHash1_82,
-        Self::Murmur3_32Unmasked,
     ];
 
     /// C++'s `BoostHash` of a Boost generation on a platform.
@@ -391,7 +392,7 @@ pub struct BoostHashNotReproducible;
 impl fmt::Display for BoostHashNotReproducible {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
-            "BoostHash, the default hashing scheme of the C++ client, depends on the Boost it was built with: boost::hash<std::string> changed in Boost 1.62, 1.81 and 1.82. Name the Boost release (boost=\"1.74\", \"1.81\", \"1.85\"...), or use Murmur3_32Hash in every client",
+            "BoostHash, the default hashing scheme of the C++ client, depends on the Boost it was built with: boost::hash<std::string> changed in Boost 1.62, 1.81 and 1.82. Name the client's Boost release (e.g. 1.74, 1.81 or 1.85), or use Murmur3_32Hash in every client",
         )
     }
 }

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 
 use crate::errors::partition_count;
 use crate::lock;
-use crate::profiles::{ClientKey, config_error, profile_config, route_error};
+use crate::profiles::{BuildOptions, ClientKey, config_error, profile_config, route_error};
 
 /// Unix epoch nanoseconds, what the clients' clocks read.
 fn epoch_ns() -> i64 {
@@ -57,7 +57,7 @@ impl PyProfileRouter {
     #[new]
     #[pyo3(signature = (
         profile = "java", *, scheme = None, mode = None, unsigned_char = false,
-        boost_1_74_x86_64 = false, batching = None, batching_max_messages = None,
+        boost = None, boost_1_74_x86_64 = false, batching = None, batching_max_messages = None,
         batching_max_bytes = None, batching_max_publish_delay_ns = None,
         partition_switch_frequency = None, start = 0, created_ns = 0,
     ))]
@@ -67,6 +67,7 @@ impl PyProfileRouter {
         scheme: Option<&str>,
         mode: Option<&str>,
         unsigned_char: bool,
+        boost: Option<&str>,
         boost_1_74_x86_64: bool,
         batching: Option<bool>,
         batching_max_messages: Option<u32>,
@@ -77,8 +78,12 @@ impl PyProfileRouter {
         created_ns: i64,
     ) -> PyResult<Self> {
         let start = int_bits(start, "start")?;
-        let (profile, mut config) =
-            profile_config(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?;
+        let (profile, mut config) = profile_config(
+            profile,
+            scheme,
+            mode,
+            BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
+        )?;
         let b = &mut config.batching;
         b.enabled = batching.unwrap_or(b.enabled);
         b.max_messages = batching_max_messages.unwrap_or(b.max_messages);
