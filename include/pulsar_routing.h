@@ -583,6 +583,16 @@ enum pulsar_routing_status
    */
   PULSAR_ROUTING_STATUS_KAFKA_MURMUR2_LENGTH_MISMATCH = 729,
   /*
+   An option the client does not have: `char_unsigned` or a Boost
+   generation for a client other than C++ and Python.
+   */
+  PULSAR_ROUTING_STATUS_PROFILE_OPTION_UNSUPPORTED = 730,
+  /*
+   C++ and Python refuse `batchingMaxMessages` of 0 or 1 (C++'s
+   `setBatchingMaxMessages` throws `std::invalid_argument`).
+   */
+  PULSAR_ROUTING_STATUS_CPP_BATCHING_MAX_MESSAGES = 731,
+  /*
    Not a `ServerError` code of `PulsarApi.proto` (0 to 25).
    */
   PULSAR_ROUTING_STATUS_UNKNOWN_SERVER_ERROR = 801,

@@ -76,6 +76,7 @@ fn profile_key<'a>(kind: u8, s: &'a str, b: &'a [u8]) -> ProfileKey<'a> {
 
 /// A configuration the client accepts, with random knobs.
 fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
+    let cpp_build = matches!(profile, ClientProfile::Cpp | ClientProfile::Python);
     let schemes: Vec<ClientHashingScheme> = ClientHashingScheme::ALL
         .into_iter()
         .filter(|&s| {
@@ -87,7 +88,7 @@ fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
         prop::sample::select(schemes),
         prop::sample::select(ProfileMode::ALL.to_vec()),
         any::<bool>(),
-        1u32..50,
+        2u32..50,
         1u32..5000,
         1_000_000i64..50_000_000,
         1i32..20,
@@ -106,12 +107,13 @@ fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
                         max_publish_delay_ns: delay,
                         partition_switch_frequency: frequency,
                     },
-                    char_signedness: if signed {
+                    // Only C++ and Python builds have a char signedness and a Boost.
+                    char_signedness: if signed || !cpp_build {
                         CharSignedness::Signed
                     } else {
                         CharSignedness::Unsigned
                     },
-                    boost: if boost < BoostHashGeneration::ALL.len() {
+                    boost: if cpp_build && boost < BoostHashGeneration::ALL.len() {
                         Some(BoostHashGeneration::ALL[boost])
                     } else {
                         None
@@ -417,6 +419,53 @@ fn unsupported_schemes_are_refused_with_clear_messages() {
     let python = ProfileConfig::client_default(ClientProfile::Python);
     let keying = ProfileKeying::new(ClientProfile::Python, &python).expect("valid");
     assert_eq!(keying.hash(), KeyHash::CppBoostHash1_82);
+}
+
+/// Issue 15: options a client does not have are refused, not ignored; the
+/// C++ client refuses `batchingMaxMessages` of 0 and 1 (its
+/// `setBatchingMaxMessages` throws, a `ValueError` from Python).
+#[test]
+fn options_a_client_lacks_and_cpp_batching_max_messages() {
+    use pulsar_routing::profiles::ProfileConfigError;
+    let seed = ProfileSeed::default();
+    for profile in ClientProfile::ALL {
+        let cpp_build = matches!(profile, ClientProfile::Cpp | ClientProfile::Python);
+        let unsigned = ProfileConfig {
+            char_signedness: CharSignedness::Unsigned,
+            ..ProfileConfig::client_default(profile)
+        };
+        let boost =
+            ProfileConfig::client_default(profile).with_boost(BoostHashGeneration::Boost1_62);
+        for (config, option) in [(unsigned, "unsigned_char"), (boost, "boost")] {
+            let keying = ProfileKeying::new(profile, &config);
+            let router = ProfileRouter::new(profile, &config, seed).map(|_| ());
+            if cpp_build {
+                assert!(keying.is_ok() && router.is_ok(), "{profile} {option}");
+            } else {
+                let want = ProfileConfigError::UnsupportedOption { profile, option };
+                assert_eq!((keying.map(|_| ()), router), (Err(want), Err(want)));
+                assert!(want.to_string().contains(option));
+            }
+        }
+        for max_messages in [0, 1, 2] {
+            let mut config = ProfileConfig::client_default(profile);
+            config.batching.max_messages = max_messages;
+            let router = ProfileRouter::new(profile, &config, seed).map(|_| ());
+            if cpp_build && max_messages <= 1 {
+                let want = ProfileConfigError::CppBatchingMaxMessages {
+                    profile,
+                    max_messages,
+                };
+                assert_eq!(router, Err(want));
+                assert_eq!(
+                    want.to_string(),
+                    "batchingMaxMessages needs to be greater than 1"
+                );
+            } else {
+                assert!(router.is_ok(), "{profile} {max_messages}");
+            }
+        }
+    }
 }
 
 /// The worked examples of the peer survey (peers.md), which re-implemented

@@ -320,6 +320,12 @@ pub enum pulsar_routing_status {
     /// A streaming Kafka murmur2 hasher was fed a different number of bytes
     /// than announced (MurmurHash2 seeds with the total length).
     KafkaMurmur2LengthMismatch = 729,
+    /// An option the client does not have: `char_unsigned` or a Boost
+    /// generation for a client other than C++ and Python.
+    ProfileOptionUnsupported = 730,
+    /// C++ and Python refuse `batchingMaxMessages` of 0 or 1 (C++'s
+    /// `setBatchingMaxMessages` throws `std::invalid_argument`).
+    CppBatchingMaxMessages = 731,
     // 800-899: topic lookup (the lookup drivers, the coalescing table and
     // the lookup throttle). 800 itself is not assigned.
     /// Not a `ServerError` code of `PulsarApi.proto` (0 to 25).
@@ -402,7 +408,7 @@ pub enum pulsar_routing_status {
 impl pulsar_routing_status {
     /// Every status, for tests that walk them all. (A function, not a
     /// constant, so that cbindgen does not try to put it in the header.)
-    pub const fn all() -> [Self; 136] {
+    pub const fn all() -> [Self; 138] {
         [
             Self::Ok,
             Self::NullParameter,
@@ -511,6 +517,8 @@ impl pulsar_routing_status {
             Self::LibrdkafkaStickyPartitionUnassigned,
             Self::LibrdkafkaStickyLingerOutOfRange,
             Self::KafkaMurmur2LengthMismatch,
+            Self::ProfileOptionUnsupported,
+            Self::CppBatchingMaxMessages,
             Self::UnknownLookupProfile,
             Self::UnknownServerError,
             Self::LookupServerError,
@@ -753,6 +761,10 @@ impl pulsar_routing_status {
             Self::KafkaMurmur2LengthMismatch => {
                 c"murmur2 hasher was announced a different number of bytes than it was fed: MurmurHash2 seeds with the total length"
             }
+            Self::ProfileOptionUnsupported => {
+                c"the client has no such option: unsigned char and the Boost release describe C++ and Python builds"
+            }
+            Self::CppBatchingMaxMessages => c"batchingMaxMessages needs to be greater than 1",
             Self::UnknownLookupProfile => c"unknown lookup profile: expected java or go",
             Self::UnknownServerError => c"unknown ServerError code",
             Self::LookupServerError => c"the broker failed the lookup",
@@ -1055,6 +1067,8 @@ impl From<ProfileConfigError> for pulsar_routing_status {
             } => Self::PythonSchemeNotSelectable,
             ProfileConfigError::UnsupportedScheme { .. } => Self::ProfileSchemeUnsupported,
             ProfileConfigError::Java(e) => Self::from(e),
+            ProfileConfigError::UnsupportedOption { .. } => Self::ProfileOptionUnsupported,
+            ProfileConfigError::CppBatchingMaxMessages { .. } => Self::CppBatchingMaxMessages,
             // Every client has every mode today: as for RouteError above.
             _ => Self::Panic,
         }

@@ -365,7 +365,26 @@ static void test_profile_router_arguments(void) {
     bad.scheme = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING;
     CHECK(pulsar_routing_profile_router_new(PULSAR_ROUTING_CLIENT_PROFILE_DOTPULSAR, &bad, 0, 0,
                                             &router) == S(PROFILE_SCHEME_UNSUPPORTED));
+    /* Options only C++ and Python builds have are refused elsewhere. */
+    bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_GO);
+    bad.char_unsigned = true;
+    CHECK(pulsar_routing_profile_router_new(PULSAR_ROUTING_CLIENT_PROFILE_GO, &bad, 0, 0,
+                                            &router) == S(PROFILE_OPTION_UNSUPPORTED));
+    pulsar_routing_profile_hash hash = SENTINEL;
+    CHECK(pulsar_routing_profile_keying_hash(PULSAR_ROUTING_CLIENT_PROFILE_GO, &bad, &hash) ==
+          S(PROFILE_OPTION_UNSUPPORTED));
+    CHECK(hash == SENTINEL);
+    /* C++'s setBatchingMaxMessages throws for 0 and 1, batching on or off. */
+    for (uint32_t max = 0; max <= 1; max++) {
+        bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_PYTHON);
+        bad.batching_max_messages = max;
+        CHECK(pulsar_routing_profile_router_new(PULSAR_ROUTING_CLIENT_PROFILE_PYTHON, &bad, 0, 0,
+                                                &router) == S(CPP_BATCHING_MAX_MESSAGES));
+    }
     CHECK(router == NULL);
+    bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_CPP);
+    bad.batching_max_messages = 2;
+    pulsar_routing_profile_router_free(new_router(PULSAR_ROUTING_CLIENT_PROFILE_CPP, &bad, 0, 0));
     pulsar_routing_profile_router_free(NULL);
 
     config.mode = PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION;

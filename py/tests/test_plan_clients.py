@@ -135,3 +135,8 @@ def test_cpp_short_cast_is_reported_above_32767_partitions() -> None:
     assert pair.differing_keys == moved
     assert pair.keyless_keys == 0
     assert any("fails the send" in note and "cpp:murmur3_32" in note for note in report.notes)
+    # Above 32767 partitions C++ and Python producers are warned about even
+    # when no sampled key fails (lazy start indexes producers with a short).
+    report = client_divergence(["a"], 40_000, ["java", "python"])
+    assert any("more than 32767" in note and "python" in note for note in report.notes)
+    assert not any("more than 32767" in n for n in client_divergence(["a"], 32_767, ["python"]).notes)

@@ -89,3 +89,23 @@ def test_boost_only_for_cpp_and_python() -> None:
             pr.profile_partition("k", 3, profile, boost="1.74")
     with pytest.raises(pr.ProfileConfigError, match="boost= only"):
         pr.profile_partition("k", 3, "cpp", boost="1.85", boost_1_74_x86_64=True)
+
+
+def test_options_a_client_lacks_are_refused() -> None:
+    """Issue 15: `unsigned_char` describes C++ and Python builds; other clients raise, not ignore it."""
+    for profile in ("java", "go", "pulsar-rs", "dotpulsar"):
+        with pytest.raises(pr.ProfileConfigError, match="unsigned_char"):
+            pr.profile_partition("k", 3, profile, unsigned_char=True)
+        with pytest.raises(pr.ProfileConfigError, match="unsigned_char"):
+            pr.ProfileRouter(profile, unsigned_char=True)
+    assert pr.profile_partition("k", 3, "cpp", scheme="java_string", unsigned_char=True) is not None
+
+
+def test_cpp_refuses_batching_max_messages_below_two() -> None:
+    """C++'s setBatchingMaxMessages throws for 0 and 1 (a ValueError from pulsar-client)."""
+    for profile in ("cpp", "python"):
+        for max_messages in (0, 1):
+            with pytest.raises(pr.ProfileConfigError, match="batchingMaxMessages needs to be greater than 1"):
+                pr.ProfileRouter(profile, batching_max_messages=max_messages)
+        pr.ProfileRouter(profile, batching_max_messages=2)
+    pr.ProfileRouter("go", batching_max_messages=1)

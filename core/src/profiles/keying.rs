@@ -63,7 +63,7 @@ const fn resolve_hash(
         profile,
         scheme: config.scheme,
     });
-    Ok(match (profile, config.scheme) {
+    let hash = match (profile, config.scheme) {
         (P::Java, S::JavaStringHash) => KeyHash::JavaStringHash,
         (P::Java | P::Go | P::Cpp | P::Python, S::Murmur3_32Hash) => {
             // Go's single-partition router ignores the scheme.
@@ -78,7 +78,28 @@ const fn resolve_hash(
         (P::Cpp | P::Python, S::BoostHash) => cpp_boost_hash(profile, config),
         (P::PulsarRs | P::DotPulsar, S::Murmur3_32Hash) => KeyHash::Murmur3_32Unmasked,
         _ => return unsupported,
-    })
+    };
+    let cpp_build = matches!(profile, P::Cpp | P::Python);
+    if !cpp_build && matches!(config.char_signedness, CharSignedness::Unsigned) {
+        return Err(ProfileConfigError::UnsupportedOption {
+            profile,
+            option: "unsigned_char",
+        });
+    }
+    if !cpp_build && config.boost.is_some() {
+        return Err(ProfileConfigError::UnsupportedOption {
+            profile,
+            option: "boost",
+        });
+    }
+    // `setBatchingMaxMessages` throws whether or not batching is on.
+    if cpp_build && config.batching.max_messages <= 1 {
+        return Err(ProfileConfigError::CppBatchingMaxMessages {
+            profile,
+            max_messages: config.batching.max_messages,
+        });
+    }
+    Ok(hash)
 }
 
 /// A client's keyed routing, resolved from its configuration: a small
@@ -112,7 +133,10 @@ impl ProfileKeying {
     /// # Errors
     /// [`ProfileConfigError::UnsupportedScheme`] when the client has no
     /// such scheme (Python cannot choose one, pulsar-rs and DotPulsar only
-    /// have Murmur3).
+    /// have Murmur3); [`ProfileConfigError::UnsupportedOption`] for an
+    /// unsigned `char` or a Boost generation outside C++ and Python;
+    /// [`ProfileConfigError::CppBatchingMaxMessages`] for C++ and Python
+    /// with `batchingMaxMessages` below 2.
     pub const fn new(
         profile: ClientProfile,
         config: &ProfileConfig,
