@@ -583,8 +583,8 @@ enum pulsar_routing_status
    */
   PULSAR_ROUTING_STATUS_KAFKA_MURMUR2_LENGTH_MISMATCH = 729,
   /*
-   An option the client does not have: `char_unsigned` or a Boost
-   generation for a client other than C++ and Python.
+   An option only the C++ and Python profiles take (`char_unsigned`, a
+   Boost generation, `lazy_start`) given to another client.
    */
   PULSAR_ROUTING_STATUS_PROFILE_OPTION_UNSUPPORTED = 730,
   /*
@@ -1641,6 +1641,13 @@ typedef struct pulsar_routing_profile_config {
    Java's `roundRobinRouterBatchingPartitionSwitchFrequency`.
    */
   int32_t partition_switch_frequency;
+  /*
+   C++ and Python: `lazyStartPartitionedProducers` (false by default).
+   The producer routes a one-byte keyless start message at creation,
+   which shifts keyless round robin by one message; other profiles give
+   `PROFILE_OPTION_UNSUPPORTED`.
+   */
+  bool lazy_start;
 } pulsar_routing_profile_config;
 
 /*

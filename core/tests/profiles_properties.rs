@@ -118,6 +118,7 @@ fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
                     } else {
                         None
                     },
+                    lazy_start: cpp_build && !enabled,
                 }
             },
         )
@@ -466,6 +467,62 @@ fn options_a_client_lacks_and_cpp_batching_max_messages() {
             }
         }
     }
+}
+
+/// Issue 15 item 3: with `lazy_start_partitioned_producers` the C++
+/// producer's start routes a keyless one-byte message, so batching by `M`
+/// messages switches partition first after `M - 1` (as measured on the
+/// real client), and without batching the first keyless message skips one
+/// partition (`currentPartitionCursor_++` ran once at start).
+#[test]
+fn lazy_start_shifts_keyless_round_robin() {
+    let n = PartitionCount::new(7).expect("n");
+    let seed = ProfileSeed {
+        start: 3,
+        created_ns: 1_000_000_000,
+    };
+    let now = seed.created_ns;
+    for profile in [ClientProfile::Cpp, ClientProfile::Python] {
+        for m in [2u32, 5, 10] {
+            let mut config = ProfileConfig::client_default(profile).with_batching_enabled(true);
+            config.batching.max_messages = m;
+            config.batching.max_publish_delay_ns = 1_000_000_000_000;
+            let first_switch = |config: &ProfileConfig| {
+                let mut router = ProfileRouter::new(profile, config, seed).expect("valid");
+                let first = router
+                    .route(&ProfileMessage::keyless(1), n, now)
+                    .expect("route");
+                (1u32..)
+                    .find(|_| {
+                        router
+                            .route(&ProfileMessage::keyless(1), n, now)
+                            .expect("route")
+                            != first
+                    })
+                    .expect("switches")
+            };
+            assert_eq!(first_switch(&config), m, "{profile} eager, M = {m}");
+            config.lazy_start = true;
+            assert_eq!(first_switch(&config), m - 1, "{profile} lazy, M = {m}");
+        }
+        let mut config = ProfileConfig::client_default(profile).with_batching_enabled(false);
+        let mut eager = ProfileRouter::new(profile, &config, seed).expect("valid");
+        config.lazy_start = true;
+        let mut lazy = ProfileRouter::new(profile, &config, seed).expect("valid");
+        for _ in 0..20 {
+            let e = eager
+                .route(&ProfileMessage::keyless(1), n, now)
+                .expect("route");
+            let l = lazy
+                .route(&ProfileMessage::keyless(1), n, now)
+                .expect("route");
+            assert_eq!(l, (e + 1) % 7, "{profile}");
+        }
+    }
+    // Only the C++ routers are modelled.
+    let mut java = ProfileConfig::client_default(ClientProfile::Java);
+    java.lazy_start = true;
+    assert!(ProfileRouter::new(ClientProfile::Java, &java, seed).is_err());
 }
 
 /// The worked examples of the peer survey (peers.md), which re-implemented

@@ -320,8 +320,8 @@ pub enum pulsar_routing_status {
     /// A streaming Kafka murmur2 hasher was fed a different number of bytes
     /// than announced (MurmurHash2 seeds with the total length).
     KafkaMurmur2LengthMismatch = 729,
-    /// An option the client does not have: `char_unsigned` or a Boost
-    /// generation for a client other than C++ and Python.
+    /// An option only the C++ and Python profiles take (`char_unsigned`, a
+    /// Boost generation, `lazy_start`) given to another client.
     ProfileOptionUnsupported = 730,
     /// C++ and Python refuse `batchingMaxMessages` of 0 or 1 (C++'s
     /// `setBatchingMaxMessages` throws `std::invalid_argument`).
@@ -762,7 +762,7 @@ impl pulsar_routing_status {
                 c"murmur2 hasher was announced a different number of bytes than it was fed: MurmurHash2 seeds with the total length"
             }
             Self::ProfileOptionUnsupported => {
-                c"the client has no such option: unsigned char and the Boost release describe C++ and Python builds"
+                c"the client profile does not take this option: only the cpp and python profiles do"
             }
             Self::CppBatchingMaxMessages => c"batchingMaxMessages needs to be greater than 1",
             Self::UnknownLookupProfile => c"unknown lookup profile: expected java or go",

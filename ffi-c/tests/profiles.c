@@ -385,6 +385,21 @@ static void test_profile_router_arguments(void) {
     bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_CPP);
     bad.batching_max_messages = 2;
     pulsar_routing_profile_router_free(new_router(PULSAR_ROUTING_CLIENT_PROFILE_CPP, &bad, 0, 0));
+    /* Lazy start: the C++ producer's start message counts, so batching by
+     * two messages switches after one; only C++ and Python take it. */
+    CHECK(!bad.lazy_start);
+    bad.lazy_start = true;
+    bad.batching_max_publish_delay_ns = INT64_MAX;
+    router = new_router(PULSAR_ROUTING_CLIENT_PROFILE_CPP, &bad, 3, 0);
+    uint32_t first = route(router, NO_KEY, 1, 7, 0);
+    CHECK(route(router, NO_KEY, 1, 7, 0) == (first + 1) % 7);
+    pulsar_routing_profile_router_free(router);
+    router = NULL;
+    bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_JAVA);
+    bad.lazy_start = true;
+    CHECK(pulsar_routing_profile_router_new(PULSAR_ROUTING_CLIENT_PROFILE_JAVA, &bad, 0, 0,
+                                            &router) == S(PROFILE_OPTION_UNSUPPORTED));
+    CHECK(router == NULL);
     pulsar_routing_profile_router_free(NULL);
 
     config.mode = PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION;

@@ -53,6 +53,7 @@ struct Input {
     partition_switch_frequency: i32,
     unsigned_char: bool,
     boost: u8,
+    lazy_start: bool,
     start: u32,
     created_ns: i64,
     partitions: u32,
@@ -84,6 +85,7 @@ fuzz_target!(|input: Input| {
         boost: BoostHashGeneration::ALL
             .get(usize::from(input.boost) % (BoostHashGeneration::ALL.len() + 1))
             .copied(),
+        lazy_start: input.lazy_start,
     };
     // The client's own defaults always build.
     let default = ProfileConfig::client_default(profile);

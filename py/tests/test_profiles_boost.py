@@ -109,3 +109,23 @@ def test_cpp_refuses_batching_max_messages_below_two() -> None:
                 pr.ProfileRouter(profile, batching_max_messages=max_messages)
         pr.ProfileRouter(profile, batching_max_messages=2)
     pr.ProfileRouter("go", batching_max_messages=1)
+
+
+def test_lazy_start_shifts_batching_by_one_message() -> None:
+    """Measured on pulsar-client 3.13: with lazy_start_partitioned_producers and batching by M messages,
+    the first keyless partition switch came after M - 1 messages (the producer's start routes one)."""
+    for m in (2, 5, 10):
+        for lazy, expected in ((False, m), (True, m - 1)):
+            router = pr.ProfileRouter(
+                "python",
+                batching=True,
+                batching_max_messages=m,
+                batching_max_publish_delay_ns=10**12,
+                lazy_start_partitioned_producers=lazy,
+                start=3,
+            )
+            first = router.route(None, 7, now_ns=0)
+            switched = next(i for i in range(1, 100) if router.route(None, 7, now_ns=0) != first)
+            assert switched == expected, (m, lazy)
+    with pytest.raises(pr.ProfileConfigError, match="lazy_start"):
+        pr.ProfileRouter("go", lazy_start_partitioned_producers=True)

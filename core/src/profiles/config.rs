@@ -204,6 +204,11 @@ pub struct ProfileConfig {
     /// C++ (whose builds vary, so keyed `BoostHash` routing is refused) and
     /// [`BoostHashGeneration::PYTHON_WHEEL`] for Python.
     pub boost: Option<BoostHashGeneration>,
+    /// C++'s `lazyStartPartitionedProducers` (Python:
+    /// `lazy_start_partitioned_producers`), off by default: the producer
+    /// routes a start message that shifts keyless round robin (see
+    /// [`CppRoundRobinRouter::with_lazy_start`](super::CppRoundRobinRouter::with_lazy_start)).
+    pub lazy_start: bool,
 }
 
 impl ProfileConfig {
@@ -233,6 +238,7 @@ impl ProfileConfig {
             batching,
             char_signedness: CharSignedness::Signed,
             boost: None,
+            lazy_start: false,
         }
     }
 

@@ -28,9 +28,10 @@ pub enum ProfileConfigError {
     },
     /// The Java builder's batching checks failed.
     Java(RoutingConfigError),
-    /// An option the client does not have: the platform's `char`
-    /// signedness (`"unsigned_char"`) and the Boost release (`"boost"`)
-    /// describe C++ and Python builds only.
+    /// An option only the `cpp` and `python` profiles take: the platform's
+    /// `char` signedness (`"unsigned_char"`) and the Boost release
+    /// (`"boost"`) describe C++ builds; `"lazy_start"` is modelled for the
+    /// C++ client's routers only.
     UnsupportedOption {
         /// The client.
         profile: ClientProfile,
@@ -67,7 +68,7 @@ impl fmt::Display for ProfileConfigError {
             Self::Java(e) => fmt::Display::fmt(&e, f),
             Self::UnsupportedOption { profile, option } => write!(
                 f,
-                "the {profile} client has no {option} option: it describes C++ and Python builds"
+                "the {profile} profile does not take the {option} option: only the cpp and python profiles do"
             ),
             // The C++ client's own wording.
             Self::CppBatchingMaxMessages { .. } => {

@@ -92,6 +92,12 @@ const fn resolve_hash(
             option: "boost",
         });
     }
+    if !cpp_build && config.lazy_start {
+        return Err(ProfileConfigError::UnsupportedOption {
+            profile,
+            option: "lazy_start",
+        });
+    }
     // `setBatchingMaxMessages` throws whether or not batching is on.
     if cpp_build && config.batching.max_messages <= 1 {
         return Err(ProfileConfigError::CppBatchingMaxMessages {

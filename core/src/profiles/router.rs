@@ -155,12 +155,17 @@ impl ProfileRouter {
                         max_bytes: batching.max_bytes,
                         max_delay_ms: batching.max_publish_delay_ns / NANOS_PER_MILLI,
                     });
-                    CppRouter::RoundRobin(CppRoundRobinRouter::new(
+                    let router = CppRoundRobinRouter::new(
                         hash,
                         cpp_batching,
                         seed.start,
                         seed.created_ns.div_euclid(NANOS_PER_MILLI),
-                    ))
+                    );
+                    CppRouter::RoundRobin(if config.lazy_start {
+                        router.with_lazy_start()
+                    } else {
+                        router
+                    })
                 };
                 match (profile, router) {
                     (ClientProfile::Python, CppRouter::RoundRobin(r)) => {

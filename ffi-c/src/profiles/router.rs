@@ -53,6 +53,11 @@ pub struct pulsar_routing_profile_config {
     pub batching_max_publish_delay_ns: i64,
     /// Java's `roundRobinRouterBatchingPartitionSwitchFrequency`.
     pub partition_switch_frequency: i32,
+    /// C++ and Python: `lazyStartPartitionedProducers` (false by default).
+    /// The producer routes a one-byte keyless start message at creation,
+    /// which shifts keyless round robin by one message; other profiles give
+    /// `PROFILE_OPTION_UNSUPPORTED`.
+    pub lazy_start: bool,
 }
 
 impl pulsar_routing_profile_config {
@@ -78,6 +83,7 @@ impl pulsar_routing_profile_config {
             batching_max_bytes: config.batching.max_bytes,
             batching_max_publish_delay_ns: config.batching.max_publish_delay_ns,
             partition_switch_frequency: config.batching.partition_switch_frequency,
+            lazy_start: config.lazy_start,
         }
     }
 
@@ -99,6 +105,7 @@ impl pulsar_routing_profile_config {
                 CharSignedness::Signed
             },
             boost,
+            lazy_start: self.lazy_start,
         })
     }
 }

@@ -888,6 +888,7 @@ mod stateful {
             batching_max_bytes: 0,
             batching_max_publish_delay_ns: 0,
             partition_switch_frequency: 0,
+            lazy_start: true,
         };
         // SAFETY: a live out-parameter.
         let status = unsafe { pulsar_routing_profile_config_default(profile, &mut config) };

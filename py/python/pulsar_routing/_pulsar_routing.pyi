@@ -373,6 +373,7 @@ class ProfileRouter:
         batching_max_bytes: int | None = None,
         batching_max_publish_delay_ns: int | None = None,
         partition_switch_frequency: int | None = None,
+        lazy_start_partitioned_producers: bool = False,
         start: int = 0,
         created_ns: int = 0,
     ) -> Self: ...
