@@ -10,12 +10,29 @@ import (
 	"runtime"
 )
 
-// The C++ and Python clients' BoostHash scheme: BoostHash of an unknown
-// Boost build (not reproducible), and Boost 1.74 on x86-64.
+// The C++ and Python clients' BoostHash scheme: the client's own Boost
+// (refused for C++, whose builds vary; the current wheel's for Python), or
+// a generation of boost::hash<std::string> on 64-bit size_t, named by its
+// first release (1.33 to 1.61, 1.62 to 1.80, 1.81, 1.82 onward).
 const (
 	ClientSchemeBoost           ClientHashingScheme = C.PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST
-	ClientSchemeBoost1_74X86_64 ClientHashingScheme = C.PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64
+	ClientSchemeBoost1_33       ClientHashingScheme = C.PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33
+	ClientSchemeBoost1_62       ClientHashingScheme = C.PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62
+	ClientSchemeBoost1_81       ClientHashingScheme = C.PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_81
+	ClientSchemeBoost1_82       ClientHashingScheme = C.PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82
+	ClientSchemeBoost1_74X86_64 ClientHashingScheme = C.PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64 // the 1.62 generation's old name
 )
+
+// BoostHashRaw is boost::hash<std::string> of a Boost generation (one of
+// the ClientSchemeBoost1_* schemes), all 64 bits; charUnsigned is the
+// platform's char (ARM), which only the generations before 1.81 read.
+func BoostHashRaw(scheme ClientHashingScheme, charUnsigned bool, key []byte) (uint64, error) {
+	p, n := bytesPtr(key)
+	var h C.uint64_t
+	err := check(C.pulsar_routing_boost_hash_raw(C.pulsar_routing_client_hashing_scheme(scheme), C.bool(charUnsigned), p, n, &h))
+	runtime.KeepAlive(key)
+	return uint64(h), err
+}
 
 // staticName is a name the library holds, or a Go rendering of an unknown
 // value.
@@ -92,6 +109,12 @@ const (
 	ProfileHashCppBoost                  ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST
 	ProfileHashCppBoost1_74X86_64        ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64
 	ProfileHashMurmur3_32Unmasked        ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32_UNMASKED
+	ProfileHashCppBoost1_33              ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33
+	ProfileHashCppBoost1_33UnsignedChar  ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33_UNSIGNED_CHAR
+	ProfileHashCppBoost1_62              ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62
+	ProfileHashCppBoost1_62UnsignedChar  ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62_UNSIGNED_CHAR
+	ProfileHashCppBoost1_81              ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_81
+	ProfileHashCppBoost1_82              ProfileHash = C.PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_82
 )
 
 // String is the hash's name, e.g. "go_java_string".
@@ -125,7 +148,11 @@ type ProfileConfig struct {
 	Mode   ProfileMode
 	// CharUnsigned: the C++ and Python clients' char is unsigned
 	// (e.g. on ARM), which changes their JavaStringHash.
-	CharUnsigned              bool
+	CharUnsigned bool
+	// LazyStart: the C++ producer starts its partition producers on first
+	// use, routing a start message that moves the keyless round robin
+	// (lazy_start_partitioned_producers; C++ and Python only).
+	LazyStart                 bool
 	BatchingEnabled           bool
 	BatchingMaxMessages       uint32
 	BatchingMaxBytes          uint32
@@ -138,6 +165,7 @@ func (c *ProfileConfig) toC() C.pulsar_routing_profile_config {
 		scheme:                        C.pulsar_routing_client_hashing_scheme(c.Scheme),
 		mode:                          C.pulsar_routing_profile_mode(c.Mode),
 		char_unsigned:                 C.bool(c.CharUnsigned),
+		lazy_start:                    C.bool(c.LazyStart),
 		batching_enabled:              C.bool(c.BatchingEnabled),
 		batching_max_messages:         C.uint32_t(c.BatchingMaxMessages),
 		batching_max_bytes:            C.uint32_t(c.BatchingMaxBytes),
@@ -157,6 +185,7 @@ func DefaultProfileConfig(client ClientProfile) (ProfileConfig, error) {
 		Scheme:                    ClientHashingScheme(c.scheme),
 		Mode:                      ProfileMode(c.mode),
 		CharUnsigned:              bool(c.char_unsigned),
+		LazyStart:                 bool(c.lazy_start),
 		BatchingEnabled:           bool(c.batching_enabled),
 		BatchingMaxMessages:       uint32(c.batching_max_messages),
 		BatchingMaxBytes:          uint32(c.batching_max_bytes),

@@ -2,8 +2,11 @@ package pulsarrouting
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"unicode/utf16"
 )
@@ -451,5 +454,48 @@ func TestCustomRouter(t *testing.T) {
 	}
 	if len(seen) != 6 {
 		t.Errorf("the function ran %d times", len(seen))
+	}
+}
+
+// Every vector printed by the real Boost headers (testdata/boost/), through
+// BoostHashRaw with the generation that release belongs to.
+func TestBoostHashGenerations(t *testing.T) {
+	generation := func(release string) ClientHashingScheme {
+		var minor int
+		if _, err := fmt.Sscanf(release, "1.%d", &minor); err != nil {
+			t.Fatalf("release %q: %v", release, err)
+		}
+		switch {
+		case minor < 62:
+			return ClientSchemeBoost1_33
+		case minor < 81:
+			return ClientSchemeBoost1_62
+		case minor == 81:
+			return ClientSchemeBoost1_81
+		default:
+			return ClientSchemeBoost1_82
+		}
+	}
+	rows := jsonlRows(t, filepath.Join("..", "testdata", "boost", "boost_hash.jsonl.gz"))
+	for _, row := range rows {
+		key, err := hex.DecodeString(row["key_hex"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := strconv.ParseUint(row["hash"].(json.Number).String(), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release := row["boost"].(string)
+		got, err := BoostHashRaw(generation(release), row["char"] == "unsigned", key)
+		if err != nil || got != want {
+			t.Fatalf("Boost %s %s char %q: %d (%v), the headers print %d", release, row["char"], key, got, err, want)
+		}
+	}
+	if len(rows) < 10000 {
+		t.Fatalf("only %d Boost rows", len(rows))
+	}
+	if _, err := BoostHashRaw(ClientSchemeBoost, false, []byte("k")); !errors.Is(err, &Error{Status: StatusBoostHashNotReproducible}) {
+		t.Fatalf("no generation named: %v", err)
 	}
 }

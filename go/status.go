@@ -117,6 +117,8 @@ const (
 	StatusLibrdkafkaStickyPartitionUnassigned     Status = C.PULSAR_ROUTING_STATUS_LIBRDKAFKA_STICKY_PARTITION_UNASSIGNED
 	StatusLibrdkafkaStickyLingerOutOfRange        Status = C.PULSAR_ROUTING_STATUS_LIBRDKAFKA_STICKY_LINGER_OUT_OF_RANGE
 	StatusKafkaMurmur2LengthMismatch              Status = C.PULSAR_ROUTING_STATUS_KAFKA_MURMUR2_LENGTH_MISMATCH
+	StatusProfileOptionUnsupported                Status = C.PULSAR_ROUTING_STATUS_PROFILE_OPTION_UNSUPPORTED
+	StatusCppBatchingMaxMessages                  Status = C.PULSAR_ROUTING_STATUS_CPP_BATCHING_MAX_MESSAGES
 	StatusUnknownServerError                      Status = C.PULSAR_ROUTING_STATUS_UNKNOWN_SERVER_ERROR
 	StatusLookupServerError                       Status = C.PULSAR_ROUTING_STATUS_LOOKUP_SERVER_ERROR
 	StatusLookupEmptyResponse                     Status = C.PULSAR_ROUTING_STATUS_LOOKUP_EMPTY_RESPONSE

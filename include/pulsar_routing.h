@@ -498,10 +498,10 @@ enum pulsar_routing_status
    */
   PULSAR_ROUTING_STATUS_PYTHON_SCHEME_NOT_SELECTABLE = 705,
   /*
-   Keyed routing with BoostHash of an unknown Boost build, whose value
-   cannot be reproduced portably (C++ and Python's default). Pin the
-   build with `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64`,
-   or use Murmur3_32Hash.
+   Keyed routing with C++'s BoostHash of an unnamed Boost (C++'s
+   default: its builds vary). Name the generation with
+   `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62` (or `_1_33`,
+   `_1_81`, `_1_82`), or use Murmur3_32Hash.
    */
   PULSAR_ROUTING_STATUS_BOOST_HASH_NOT_REPRODUCIBLE = 706,
   /*
@@ -582,6 +582,16 @@ enum pulsar_routing_status
    than announced (MurmurHash2 seeds with the total length).
    */
   PULSAR_ROUTING_STATUS_KAFKA_MURMUR2_LENGTH_MISMATCH = 729,
+  /*
+   An option only the C++ and Python profiles take (`char_unsigned`, a
+   Boost generation, `lazy_start`) given to another client.
+   */
+  PULSAR_ROUTING_STATUS_PROFILE_OPTION_UNSUPPORTED = 730,
+  /*
+   C++ and Python refuse `batchingMaxMessages` of 0 or 1 (C++'s
+   `setBatchingMaxMessages` throws `std::invalid_argument`).
+   */
+  PULSAR_ROUTING_STATUS_CPP_BATCHING_MAX_MESSAGES = 731,
   /*
    Not a `ServerError` code of `PulsarApi.proto` (0 to 25).
    */
@@ -1608,8 +1618,8 @@ typedef struct pulsar_routing_key {
 typedef struct pulsar_routing_profile_config {
   /*
    The hashing scheme option, a `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*`
-   value (`BOOST_1_74_X86_64` pins the C++ and Python client's Boost
-   build).
+   value (`BOOST_1_33`, `BOOST_1_62`, `BOOST_1_81` and `BOOST_1_82` name
+   the generation of the Boost the C++ or Python client was built with).
    */
   pulsar_routing_client_hashing_scheme scheme;
   /*
@@ -1618,8 +1628,9 @@ typedef struct pulsar_routing_profile_config {
   pulsar_routing_profile_mode mode;
   /*
    C++ and Python: true where the platform's `char` is unsigned (e.g.
-   AArch64 Linux), which changes C++'s `JavaStringHash` of non-ASCII
-   keys. False (x86-64) by default.
+   AArch64 Linux), which changes C++'s `JavaStringHash` and the
+   `BoostHash` of Boost before 1.81 for non-ASCII keys. False (x86-64)
+   by default.
    */
   bool char_unsigned;
   /*
@@ -1645,6 +1656,13 @@ typedef struct pulsar_routing_profile_config {
    Java's `roundRobinRouterBatchingPartitionSwitchFrequency`.
    */
   int32_t partition_switch_frequency;
+  /*
+   C++ and Python: `lazyStartPartitionedProducers` (false by default).
+   The producer routes a one-byte keyless start message at creation,
+   which shifts keyless round robin by one message; other profiles give
+   `PROFILE_OPTION_UNSUPPORTED`.
+   */
+  bool lazy_start;
 } pulsar_routing_profile_config;
 
 /*
@@ -2093,16 +2111,42 @@ typedef struct pulsar_routing_topic_name {
 #define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 1
 
 /*
- `BoostHash` of an unknown Boost build (the default of C++ and Python):
- keyed routing with it gives `BOOST_HASH_NOT_REPRODUCIBLE`.
+ `BoostHash` of the client's default Boost (the default scheme of C++
+ and Python): for C++, whose builds vary, keyed routing with it gives
+ `BOOST_HASH_NOT_REPRODUCIBLE`; for Python it is the current
+ `pulsar-client` wheel's (`BOOST_1_82`).
  */
 #define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST 2
 
 /*
- `BoostHash` of a client built with Boost 1.74 on x86-64 (Debian 12's
- Boost), whose value is reproduced exactly.
+ `BoostHash` of a client built with Boost 1.62 to 1.80 (e.g. Debian 12's
+ 1.74, the C++ client's own packages up to 3.4, `pulsar-client` wheels up
+ to 3.5); `char_unsigned` selects the ARM variant.
+ */
+#define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62 3
+
+/*
+ The earlier name of `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62`.
  */
 #define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64 3
+
+/*
+ `BoostHash` of a client built with Boost 1.33 to 1.61; `char_unsigned`
+ selects the ARM variant.
+ */
+#define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33 4
+
+/*
+ `BoostHash` of a client built with Boost 1.81 (e.g. Debian 12's
+ `libboost1.81-dev`).
+ */
+#define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_81 5
+
+/*
+ `BoostHash` of a client built with Boost 1.82 or later (the C++ client's
+ packages from 3.5, `pulsar-client` wheels from 3.6).
+ */
+#define PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82 6
 
 /*
  What the client does when nothing is configured: round robin, except
@@ -2155,7 +2199,12 @@ typedef struct pulsar_routing_topic_name {
 #define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST 5
 
 /*
- C++'s `BoostHash` built with Boost 1.74 on x86-64.
+ C++'s `BoostHash` built with Boost 1.62 to 1.80, signed `char`.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62 6
+
+/*
+ The earlier name of `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62`.
  */
 #define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64 6
 
@@ -2163,6 +2212,31 @@ typedef struct pulsar_routing_topic_name {
  pulsar-rs and DotPulsar: MurmurHash3 x86_32, seed 0, **not** masked.
  */
 #define PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32_UNMASKED 7
+
+/*
+ C++'s `BoostHash` built with Boost 1.62 to 1.80, unsigned `char`.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62_UNSIGNED_CHAR 8
+
+/*
+ C++'s `BoostHash` built with Boost 1.33 to 1.61, signed `char`.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33 9
+
+/*
+ C++'s `BoostHash` built with Boost 1.33 to 1.61, unsigned `char`.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33_UNSIGNED_CHAR 10
+
+/*
+ C++'s `BoostHash` built with Boost 1.81.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_81 11
+
+/*
+ C++'s `BoostHash` built with Boost 1.82 or later.
+ */
+#define PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_82 12
 
 /*
  Keyed by hash, keyless round-robin: `pulsar_routing_round_robin_router`.
@@ -5690,8 +5764,11 @@ pulsar_routing_status pulsar_routing_client_profile_default_scheme(pulsar_routin
 
 /*
  Parses a client hashing scheme name: `"java_string"`, `"murmur3_32"`,
- `"boost"`, `"boost_1_74_x86_64"`, or the clients' enum constant names
- `"JavaStringHash"`, `"Murmur3_32Hash"` and `"BoostHash"`.
+ `"boost"`, `"boost_1_N"` for the `BoostHash` of Boost release 1.N from
+ 1.33 to 1.91 (e.g. `"boost_1_74"` gives `BOOST_1_62`, `"boost_1_85"`
+ gives `BOOST_1_82`), `"boost_1_74_x86_64"` (an earlier name of
+ `BOOST_1_62`), or the clients' enum constant names `"JavaStringHash"`,
+ `"Murmur3_32Hash"` and `"BoostHash"`.
 
  - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
    not be NULL, even when `len` is 0.
@@ -5710,7 +5787,8 @@ pulsar_routing_status pulsar_routing_client_hashing_scheme_from_name(const uint8
 
 /*
  The short name of a client hashing scheme (`"java_string"`,
- `"murmur3_32"`, `"boost"` or `"boost_1_74_x86_64"`) as a static
+ `"murmur3_32"`, `"boost"`, `"boost_1_33"`, `"boost_1_62"`,
+ `"boost_1_81"` or `"boost_1_82"`) as a static
  NUL-terminated string; NULL for an unknown value.
 
  The string is static: never free or modify it. Thread-safe; allocates
@@ -5719,9 +5797,9 @@ pulsar_routing_status pulsar_routing_client_hashing_scheme_from_name(const uint8
 const char *pulsar_routing_client_hashing_scheme_name(pulsar_routing_client_hashing_scheme scheme);
 
 /*
- Parses a key hash name, e.g. `"go_java_string"` or
- `"cpp_boost_1_74_x86_64"` (the names `pulsar_routing_profile_hash_name`
- gives).
+ Parses a key hash name, e.g. `"go_java_string"` or `"cpp_boost_1_82"`
+ (the names `pulsar_routing_profile_hash_name` gives; also
+ `"cpp_boost_1_74_x86_64"`, an earlier name of `"cpp_boost_1_62"`).
 
  - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
    not be NULL, even when `len` is 0.
@@ -5888,9 +5966,10 @@ pulsar_routing_status pulsar_routing_cpp_partitioned_producer_check(int32_t part
                                                                     uint32_t *partition_out);
 
 /*
- Boost 1.74's `boost::hash<std::string>` on x86-64, all 64 bits (C++'s
- `BoostHash` is this value `& INT32_MAX`, see
- `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64`).
+ Boost 1.62 to 1.80's `boost::hash<std::string>` on x86-64, all 64 bits
+ (C++'s `BoostHash` is this value `& INT32_MAX`, see
+ `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62`); kept for existing callers
+ of this name, `pulsar_routing_boost_hash_raw` covers every generation.
 
  - `key`, `len`: the key's bytes; `key` must not be NULL, even when `len`
    is 0.
@@ -5905,6 +5984,33 @@ pulsar_routing_status pulsar_routing_cpp_partitioned_producer_check(int32_t part
 pulsar_routing_status pulsar_routing_boost_hash_1_74_x86_64_raw(const uint8_t *key,
                                                                 size_t len,
                                                                 uint64_t *hash_out);
+
+/*
+ `boost::hash<std::string>` of a Boost generation, all 64 bits (C++'s
+ `BoostHash` is this value `& INT32_MAX`).
+
+ - `scheme`: `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33`, `_1_62`,
+   `_1_81` or `_1_82`.
+ - `char_unsigned`: true where the platform's `char` is unsigned (ARM);
+   only the generations before 1.81 read it.
+ - `key`, `len`: the key's bytes; `key` must not be NULL, even when `len`
+   is 0.
+ - `hash_out`: receives the hash on success.
+
+ Returns `OK`, `NULL_PARAMETER`, `BOOST_HASH_NOT_REPRODUCIBLE` (for
+ `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST`, which names no
+ generation) or `UNKNOWN_CLIENT_HASHING_SCHEME` (any other value).
+ Thread-safe; allocates nothing.
+
+ # Safety
+ `key` must point to `len` readable bytes and `hash_out` must be valid
+ for writing a `uint64_t`.
+ */
+pulsar_routing_status pulsar_routing_boost_hash_raw(pulsar_routing_client_hashing_scheme scheme,
+                                                    bool char_unsigned,
+                                                    const uint8_t *key,
+                                                    size_t len,
+                                                    uint64_t *hash_out);
 
 /*
  Go's `strconv.Atoi`, as pulsar-client-go applies it to a topic's

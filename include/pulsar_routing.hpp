@@ -517,9 +517,44 @@ enum class client_profile : pulsar_routing_client_profile {
 enum class client_hashing_scheme : pulsar_routing_client_hashing_scheme {
     java_string = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING,
     murmur3_32 = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32,
+    /// BoostHash of the client's default Boost: refused for C++ (builds
+    /// vary), the current wheel's (`boost_1_82`) for Python.
     boost = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
+    /// BoostHash of Boost 1.33 to 1.61.
+    boost_1_33 = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33,
+    /// BoostHash of Boost 1.62 to 1.80.
+    boost_1_62 = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62,
+    /// The earlier name of `boost_1_62`.
     boost_1_74_x86_64 = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64,
+    /// BoostHash of Boost 1.81.
+    boost_1_81 = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_81,
+    /// BoostHash of Boost 1.82 and later.
+    boost_1_82 = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82,
 };
+
+/// The BoostHash scheme of a client built with Boost release 1.`minor`
+/// (`BOOST_VERSION / 100 % 1000`, e.g. 74 or 85): its generation. Throws
+/// `error` (`UNKNOWN_CLIENT_HASHING_SCHEME`) outside 1.33 to 1.91.
+inline client_hashing_scheme boost_scheme(unsigned minor) {
+    const std::string name = "boost_1_" + std::to_string(minor);
+    pulsar_routing_client_hashing_scheme scheme = 0;
+    detail::check(pulsar_routing_client_hashing_scheme_from_name(
+        reinterpret_cast<const uint8_t *>(name.data()), name.size(), &scheme));
+    return static_cast<client_hashing_scheme>(scheme);
+}
+
+/// `boost::hash<std::string>` of `data` as the Boost generation `scheme`
+/// (one of the `boost_1_*` values) computes it, all 64 bits; C++'s
+/// BoostHash is this `& INT32_MAX`. `char_unsigned`: the platform's `char`
+/// is unsigned (ARM); only generations before 1.81 read it.
+inline uint64_t boost_hash_raw(client_hashing_scheme scheme, bytes_view data,
+                               bool char_unsigned = false) {
+    uint64_t h = 0;
+    detail::check(pulsar_routing_boost_hash_raw(
+        static_cast<pulsar_routing_client_hashing_scheme>(scheme), char_unsigned, data.data(),
+        data.size(), &h));
+    return h;
+}
 
 /// A client's routing mode setting.
 enum class profile_mode : pulsar_routing_profile_mode {

@@ -8,7 +8,7 @@ use pulsar_routing::kafka::{
     RdRandom, StickyChoice, murmur2,
 };
 use pulsar_routing::profiles::{
-    BatchingConfig, BoostVersion, CharSignedness, ClientHashingScheme, ClientProfile,
+    BatchingConfig, BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile,
     GoAtoiErrorKind, GoTopicName, KeyHash, ProfileConfig, ProfileKey, ProfileKeying,
     ProfileMessage, ProfileMode, ProfileRouteError, ProfileRouter, ProfileSeed,
     cpp_partition_index, cpp_partitioned_producer_check, go_atoi,
@@ -76,6 +76,7 @@ fn profile_key<'a>(kind: u8, s: &'a str, b: &'a [u8]) -> ProfileKey<'a> {
 
 /// A configuration the client accepts, with random knobs.
 fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
+    let cpp_build = matches!(profile, ClientProfile::Cpp | ClientProfile::Python);
     let schemes: Vec<ClientHashingScheme> = ClientHashingScheme::ALL
         .into_iter()
         .filter(|&s| {
@@ -87,12 +88,12 @@ fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
         prop::sample::select(schemes),
         prop::sample::select(ProfileMode::ALL.to_vec()),
         any::<bool>(),
-        1u32..50,
+        2u32..50,
         1u32..5000,
         1_000_000i64..50_000_000,
         1i32..20,
         any::<bool>(),
-        any::<bool>(),
+        0..=BoostHashGeneration::ALL.len(),
     )
         .prop_map(
             move |(scheme, mode, enabled, messages, bytes, delay, frequency, signed, boost)| {
@@ -106,16 +107,18 @@ fn any_config(profile: ClientProfile) -> impl Strategy<Value = ProfileConfig> {
                         max_publish_delay_ns: delay,
                         partition_switch_frequency: frequency,
                     },
-                    char_signedness: if signed {
+                    // Only C++ and Python builds have a char signedness and a Boost.
+                    char_signedness: if signed || !cpp_build {
                         CharSignedness::Signed
                     } else {
                         CharSignedness::Unsigned
                     },
-                    boost: if boost {
-                        BoostVersion::Boost1_74X86_64
+                    boost: if cpp_build && boost < BoostHashGeneration::ALL.len() {
+                        Some(BoostHashGeneration::ALL[boost])
                     } else {
-                        BoostVersion::Unknown
+                        None
                     },
+                    lazy_start: cpp_build && !enabled,
                 }
             },
         )
@@ -205,7 +208,8 @@ proptest! {
                     prop_assert!(p < n.get(), "{} answered {} for n = {}", profile, p, n);
                 }
                 Err(ProfileRouteError::BoostHashNotReproducible) => {
-                    prop_assert!(config.boost == BoostVersion::Unknown);
+                    prop_assert!(config.boost.is_none());
+                    prop_assert_eq!(profile, ClientProfile::Cpp);
                 }
                 Err(ProfileRouteError::BytesKeyUnsupported(p)) => {
                     prop_assert!(matches!(p, ClientProfile::Python | ClientProfile::PulsarRs));
@@ -403,20 +407,122 @@ fn unsupported_schemes_are_refused_with_clear_messages() {
             .to_string(),
         "the java client has no boost hashing scheme"
     );
-    // Python's default: a clear refusal for keys, not a guess.
-    let default = ProfileConfig::client_default(ClientProfile::Python);
-    let keyed = ProfileKeying::new(ClientProfile::Python, &default)
+    // C++'s default: a clear refusal for keys, not a guess (its builds
+    // vary); Python's default is the current wheel's Boost.
+    let n = PartitionCount::new(3).expect("n");
+    let default = ProfileConfig::client_default(ClientProfile::Cpp);
+    let keyed = ProfileKeying::new(ClientProfile::Cpp, &default)
         .expect("the default is valid")
-        .partition(
-            &ProfileMessage::keyed("k"),
-            PartitionCount::new(3).expect("n"),
-        );
+        .partition(&ProfileMessage::keyed("k"), n);
     let message = keyed.expect_err("BoostHash").to_string();
-    assert!(
-        message.contains("cannot be reproduced portably"),
-        "{message}"
-    );
-    assert!(message.contains("Boost 1.81"), "{message}");
+    assert!(message.contains("depends on the Boost"), "{message}");
+    assert!(message.contains("Boost release"), "{message}");
+    let python = ProfileConfig::client_default(ClientProfile::Python);
+    let keying = ProfileKeying::new(ClientProfile::Python, &python).expect("valid");
+    assert_eq!(keying.hash(), KeyHash::CppBoostHash1_82);
+}
+
+/// Issue 15: options a client does not have are refused, not ignored; the
+/// C++ client refuses `batchingMaxMessages` of 0 and 1 (its
+/// `setBatchingMaxMessages` throws, a `ValueError` from Python).
+#[test]
+fn options_a_client_lacks_and_cpp_batching_max_messages() {
+    use pulsar_routing::profiles::ProfileConfigError;
+    let seed = ProfileSeed::default();
+    for profile in ClientProfile::ALL {
+        let cpp_build = matches!(profile, ClientProfile::Cpp | ClientProfile::Python);
+        let unsigned = ProfileConfig {
+            char_signedness: CharSignedness::Unsigned,
+            ..ProfileConfig::client_default(profile)
+        };
+        let boost =
+            ProfileConfig::client_default(profile).with_boost(BoostHashGeneration::Boost1_62);
+        for (config, option) in [(unsigned, "unsigned_char"), (boost, "boost")] {
+            let keying = ProfileKeying::new(profile, &config);
+            let router = ProfileRouter::new(profile, &config, seed).map(|_| ());
+            if cpp_build {
+                assert!(keying.is_ok() && router.is_ok(), "{profile} {option}");
+            } else {
+                let want = ProfileConfigError::UnsupportedOption { profile, option };
+                assert_eq!((keying.map(|_| ()), router), (Err(want), Err(want)));
+                assert!(want.to_string().contains(option));
+            }
+        }
+        for max_messages in [0, 1, 2] {
+            let mut config = ProfileConfig::client_default(profile);
+            config.batching.max_messages = max_messages;
+            let router = ProfileRouter::new(profile, &config, seed).map(|_| ());
+            if cpp_build && max_messages <= 1 {
+                let want = ProfileConfigError::CppBatchingMaxMessages {
+                    profile,
+                    max_messages,
+                };
+                assert_eq!(router, Err(want));
+                assert_eq!(
+                    want.to_string(),
+                    "batchingMaxMessages needs to be greater than 1"
+                );
+            } else {
+                assert!(router.is_ok(), "{profile} {max_messages}");
+            }
+        }
+    }
+}
+
+/// Issue 15 item 3: with `lazy_start_partitioned_producers` the C++
+/// producer's start routes a keyless one-byte message, so batching by `M`
+/// messages switches partition first after `M - 1` (as measured on the
+/// real client), and without batching the first keyless message skips one
+/// partition (`currentPartitionCursor_++` ran once at start).
+#[test]
+fn lazy_start_shifts_keyless_round_robin() {
+    let n = PartitionCount::new(7).expect("n");
+    let seed = ProfileSeed {
+        start: 3,
+        created_ns: 1_000_000_000,
+    };
+    let now = seed.created_ns;
+    for profile in [ClientProfile::Cpp, ClientProfile::Python] {
+        for m in [2u32, 5, 10] {
+            let mut config = ProfileConfig::client_default(profile).with_batching_enabled(true);
+            config.batching.max_messages = m;
+            config.batching.max_publish_delay_ns = 1_000_000_000_000;
+            let first_switch = |config: &ProfileConfig| {
+                let mut router = ProfileRouter::new(profile, config, seed).expect("valid");
+                let first = router
+                    .route(&ProfileMessage::keyless(1), n, now)
+                    .expect("route");
+                (1u32..)
+                    .find(|_| {
+                        router
+                            .route(&ProfileMessage::keyless(1), n, now)
+                            .expect("route")
+                            != first
+                    })
+                    .expect("switches")
+            };
+            assert_eq!(first_switch(&config), m, "{profile} eager, M = {m}");
+            config.lazy_start = true;
+            assert_eq!(first_switch(&config), m - 1, "{profile} lazy, M = {m}");
+        }
+        let mut config = ProfileConfig::client_default(profile).with_batching_enabled(false);
+        let mut eager = ProfileRouter::new(profile, &config, seed).expect("valid");
+        config.lazy_start = true;
+        let mut lazy = ProfileRouter::new(profile, &config, seed).expect("valid");
+        for _ in 0..20 {
+            let e = eager
+                .route(&ProfileMessage::keyless(1), n, now)
+                .expect("route");
+            let l = lazy
+                .route(&ProfileMessage::keyless(1), n, now)
+                .expect("route");
+            assert_eq!(l, (e + 1) % 7, "{profile}");
+        }
+    }
+    // Only the C++ routers are modelled.
+    let mut java = ProfileConfig::client_default(ClientProfile::Java);
+    java.lazy_start = true;
+    assert!(ProfileRouter::new(ClientProfile::Java, &java, seed).is_err());
 }
 
 /// The worked examples of the peer survey (peers.md), which re-implemented

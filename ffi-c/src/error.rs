@@ -273,10 +273,10 @@ pub enum pulsar_routing_status {
     /// The Python client cannot choose a hashing scheme: it always uses the
     /// C++ default, BoostHash.
     PythonSchemeNotSelectable = 705,
-    /// Keyed routing with BoostHash of an unknown Boost build, whose value
-    /// cannot be reproduced portably (C++ and Python's default). Pin the
-    /// build with `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64`,
-    /// or use Murmur3_32Hash.
+    /// Keyed routing with C++'s BoostHash of an unnamed Boost (C++'s
+    /// default: its builds vary). Name the generation with
+    /// `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62` (or `_1_33`,
+    /// `_1_81`, `_1_82`), or use Murmur3_32Hash.
     BoostHashNotReproducible = 706,
     /// The client cannot be given a binary key (Python takes `str`,
     /// pulsar-rs `String`).
@@ -326,6 +326,12 @@ pub enum pulsar_routing_status {
     /// A streaming Kafka murmur2 hasher was fed a different number of bytes
     /// than announced (MurmurHash2 seeds with the total length).
     KafkaMurmur2LengthMismatch = 729,
+    /// An option only the C++ and Python profiles take (`char_unsigned`, a
+    /// Boost generation, `lazy_start`) given to another client.
+    ProfileOptionUnsupported = 730,
+    /// C++ and Python refuse `batchingMaxMessages` of 0 or 1 (C++'s
+    /// `setBatchingMaxMessages` throws `std::invalid_argument`).
+    CppBatchingMaxMessages = 731,
     // 800-899: topic lookup (the lookup drivers, the coalescing table and
     // the lookup throttle). 800 itself is not assigned.
     /// Not a `ServerError` code of `PulsarApi.proto` (0 to 25).
@@ -597,6 +603,10 @@ impl pulsar_routing_status {
             Self::LibrdkafkaStickyPartitionUnassigned => Core(&KafkaError::StickyPartitionUnassigned),
             Self::LibrdkafkaStickyLingerOutOfRange => Text(c"Configuration property \"sticky.partitioning.linger.ms\" value is outside allowed range 0..900000"),
             Self::KafkaMurmur2LengthMismatch => Text(c"murmur2 hasher was announced a different number of bytes than it was fed: MurmurHash2 seeds with the total length"),
+            Self::ProfileOptionUnsupported => {
+                Text(c"the client profile does not take this option: only the cpp and python profiles do")
+            }
+            Self::CppBatchingMaxMessages => Text(c"batchingMaxMessages needs to be greater than 1"),
             Self::UnknownLookupProfile => Text(c"unknown lookup profile: expected java or go"),
             Self::UnknownServerError => Text(c"unknown ServerError code"),
             Self::LookupServerError => Text(c"the broker failed the lookup"),
@@ -882,6 +892,8 @@ impl From<ProfileConfigError> for pulsar_routing_status {
             } => Self::PythonSchemeNotSelectable,
             ProfileConfigError::UnsupportedScheme { .. } => Self::ProfileSchemeUnsupported,
             ProfileConfigError::Java(e) => Self::from(e),
+            ProfileConfigError::UnsupportedOption { .. } => Self::ProfileOptionUnsupported,
+            ProfileConfigError::CppBatchingMaxMessages { .. } => Self::CppBatchingMaxMessages,
             // Every client has every mode today: as for RouteError above.
             _ => Self::Panic,
         }

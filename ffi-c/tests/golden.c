@@ -385,7 +385,7 @@ static void check_keyed_row(char **f, int n) {
 static void check_profile_hash_row(char **f, int n) {
     static const pulsar_routing_profile_hash hashes[5] = {
         PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING, PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32,
-        PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64,
+        PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62,
         PULSAR_ROUTING_PROFILE_HASH_GO_JAVA_STRING, PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32};
     size_t len = 0;
     if (n != 8) {
@@ -408,6 +408,43 @@ static void check_profile_hash_row(char **f, int n) {
                                                    &untouched),
                  PULSAR_ROUTING_STATUS_BOOST_HASH_NOT_REPRODUCIBLE);
     CHECK(untouched == 7, "out-parameter written on failure");
+    free(key);
+}
+
+/* A BH row: boost::hash<std::string> printed by real Boost headers. The
+ * release names its generation through the scheme parser ("boost_1_N"); the
+ * raw hash must match all 64 bits, and the C++ profile configured with that
+ * scheme and char signedness must resolve to a key hash giving its low 31. */
+static void check_boost_hash_row(char **f, int n) {
+    uint64_t expected;
+    size_t len = 0;
+    if (n != 5 || !parse_u64(f[4], &expected)) {
+        fail("bad BH row");
+        return;
+    }
+    bool unsigned_char = strcmp(f[2], "unsigned") == 0;
+    char name[32];
+    int name_len = snprintf(name, sizeof name, "boost_1_%s", f[1]);
+    pulsar_routing_client_hashing_scheme scheme = UINT32_MAX;
+    CHECK_OK(pulsar_routing_client_hashing_scheme_from_name((const uint8_t *)name,
+                                                            (size_t)name_len, &scheme));
+    if (scheme == UINT32_MAX) return;
+    uint8_t *key = unhex(f[3], &len);
+    if (key == NULL) return;
+    uint64_t raw = 0;
+    CHECK_OK(pulsar_routing_boost_hash_raw(scheme, unsigned_char, key, len, &raw));
+    CHECK(raw == expected, "Boost 1.%s (%s char) hash %" PRIu64 ", expected %" PRIu64, f[1],
+          f[2], raw, expected);
+    pulsar_routing_profile_config config;
+    CHECK_OK(pulsar_routing_profile_config_default(PULSAR_ROUTING_CLIENT_PROFILE_CPP, &config));
+    config.scheme = scheme;
+    config.char_unsigned = unsigned_char;
+    pulsar_routing_profile_hash hash = UINT32_MAX;
+    CHECK_OK(pulsar_routing_profile_keying_hash(PULSAR_ROUTING_CLIENT_PROFILE_CPP, &config, &hash));
+    uint32_t masked = UINT32_MAX;
+    CHECK_OK(pulsar_routing_profile_hash_bytes(hash, key, len, &masked));
+    CHECK(masked == (uint32_t)(expected & 0x7fffffffu), "%s hash %" PRIu32,
+          pulsar_routing_profile_hash_name(hash), masked);
     free(key);
 }
 
@@ -2264,13 +2301,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "could not create the routers\n");
         return 1;
     }
-    enum { KINDS = 34 };
+    enum { KINDS = 35 };
     unsigned long rows = 0, kinds_seen[KINDS] = {0};
     static const char *const kinds[KINDS] = {
         "H",   "K",   "B",   "RB",  "RS",  "S",   "M",   "TP",  "TE",  "TI",  "DB",
         "TB",  "TBE", "TBP", "HB",  "PR",  "PRE", "SP",  "SE",  "BB",  "BBE", "VF",
         "CS",  "KH",  "KAC", "KAS", "KAP", "KCR", "KCS", "KCP", "KXC", "KXS", "HP",
-        "KP"};
+        "KP",  "BH"};
     long expected_rows = -1;
     char *line = NULL;
     size_t cap = 0;
@@ -2333,6 +2370,7 @@ int main(int argc, char **argv) {
         case 31: check_ks_exclusive_row(fields, n); break;
         case 32: check_profile_hash_row(fields, n); break;
         case 33: check_profile_keyed_row(fields, n); break;
+        case 34: check_boost_hash_row(fields, n); break;
         default: fail("unknown row kind '%s'", fields[0]);
         }
         if (kind >= 0) kinds_seen[kind]++;

@@ -3,8 +3,8 @@
 
 C has no gzip or JSON reader at hand, so this script (standard library only)
 flattens every Java row of testdata/golden/hash.jsonl.gz, routing.jsonl.gz,
-topics.jsonl.gz, bundles.jsonl.gz and the four keyshared_*.jsonl.gz into
-lines. The cpp_* and go_* fields (what pulsar-client-cpp and
+topics.jsonl.gz, bundles.jsonl.gz and the four keyshared_*.jsonl.gz, and
+testdata/boost/boost_hash.jsonl.gz, into lines. The cpp_* and go_* fields (what pulsar-client-cpp and
 pulsar-client-go printed) go to HP and KP lines, checked through the client
 profiles; the other lines are the Java client's and broker's. Byte
 strings and all text (topic names, messages, bundle keys) travel as
@@ -21,6 +21,10 @@ Line formats (fields separated by one tab; '-' marks an absent value; a
         cpp_boost_hash_boost1_74_x86_64|- go_java_string_hash|- go_murmur3_32|-
     KP  scheme num_partitions key_utf8_hex cpp_partition go_partition|N
         (N: Go treats the empty key as no key, as go_note says)
+
+  testdata/boost/boost_hash.jsonl.gz (boost::hash<std::string> printed by
+  real Boost headers; the sample keeps one row in 25):
+    BH  boost_minor char(signed|unsigned) key_hex hash (all 64 bits)
     B   scheme num_partitions key_bytes_hex key_base64 partition
     RB  start_ptn_idx partition_switch_ms_arg clock_ms num_partitions partition
     RS  start_ptn_idx num_partitions p1,p2,...,p12
@@ -151,6 +155,16 @@ def profile_hash_lines(row):
         return []
     return [["HP", str(row["id"]), row["key_hex"],
              *(opt(row, field) for field in PROFILE_HASH_FIELDS)]]
+
+
+def boost_lines(sample):
+    """One BH line per row of testdata/boost/boost_hash.jsonl.gz."""
+    path = GOLDEN.parent / "boost" / "boost_hash.jsonl.gz"
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        rows_ = [json.loads(line) for line in lines]
+    keep = (lambda n: n % SAMPLE_EVERY == 0) if sample else (lambda n: True)
+    return [["BH", row["boost"].split(".")[1], row["char"], row["key_hex"], str(row["hash"])]
+            for n, row in enumerate(rows_) if keep(n)]
 
 
 def profile_routing_lines(row):
@@ -501,9 +515,9 @@ def main(argv):
     lines += [line for row in rows("routing") for line in profile_routing_lines(row)]
     lines += [line for row in rows("topics") for line in topic_lines(row)]
     lines += [line for row in rows("bundles") for line in bundle_lines(row)]
-    outputs = [(argv[1], lines + keyshared_lines(sample=False))]
+    outputs = [(argv[1], lines + keyshared_lines(sample=False) + boost_lines(sample=False))]
     if len(argv) == 3:
-        outputs.append((argv[2], lines + keyshared_lines(sample=True)))
+        outputs.append((argv[2], lines + keyshared_lines(sample=True) + boost_lines(sample=True)))
     for path, all_lines in outputs:
         write_tsv(path, all_lines)
         counts = Counter(line[0] for line in all_lines)

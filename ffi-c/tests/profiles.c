@@ -189,7 +189,7 @@ static void test_config_and_keying(void) {
           S(NULL_PARAMETER));
     CHECK(pulsar_routing_profile_keying_partition(6, &config, str_key("k"), NULL, 0, 3, &out) ==
           S(UNKNOWN_CLIENT_PROFILE));
-    bad.scheme = 4;
+    bad.scheme = 7;
     CHECK(pulsar_routing_profile_keying_partition(2, &bad, str_key("k"), NULL, 0, 3, &out) ==
           S(UNKNOWN_CLIENT_HASHING_SCHEME));
     bad = config;
@@ -210,7 +210,7 @@ static void test_config_and_keying(void) {
     CHECK(pulsar_routing_profile_keying_hash(2, &config, NULL) == S(NULL_PARAMETER));
     CHECK(pulsar_routing_profile_keying_hash(6, &config, &hash) == S(UNKNOWN_CLIENT_PROFILE));
     bad = config;
-    bad.scheme = 4;
+    bad.scheme = 7;
     CHECK(pulsar_routing_profile_keying_hash(2, &bad, &hash) == S(UNKNOWN_CLIENT_HASHING_SCHEME));
     /* pulsar-rs has only Murmur3_32Hash. */
     CHECK(pulsar_routing_profile_keying_hash(PULSAR_ROUTING_CLIENT_PROFILE_PULSAR_RS, &config,
@@ -320,8 +320,19 @@ static void test_keyless_state_machines(void) {
     for (unsigned i = 0; i < 20; i++) {
         CHECK(route(router, NO_KEY, 100, 3, created) == (5 + i) % 3);
     }
-    /* BoostHash of an unknown build cannot route a key. */
+    /* Python's BoostHash is the current wheel's: Boost 1.82 and later. */
+    uint64_t raw = 0;
+    CHECK(pulsar_routing_boost_hash_raw(PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82, false,
+                                        (const uint8_t *)"k", 1, &raw) == S(OK));
     uint32_t out = SENTINEL;
+    CHECK(pulsar_routing_profile_router_route(router, str_key("k"), NULL, 0, 0, 3, created,
+                                              &out) == S(OK));
+    CHECK(out == (uint32_t)(raw & 0x7fffffff) % 3);
+    pulsar_routing_profile_router_free(router);
+    /* C++'s BoostHash of an unnamed Boost cannot route a key: builds vary. */
+    pulsar_routing_profile_config cpp_default = default_config(PULSAR_ROUTING_CLIENT_PROFILE_CPP);
+    router = new_router(PULSAR_ROUTING_CLIENT_PROFILE_CPP, &cpp_default, 5, created);
+    out = SENTINEL;
     CHECK(pulsar_routing_profile_router_route(router, str_key("k"), NULL, 0, 0, 3, created,
                                               &out) == S(BOOST_HASH_NOT_REPRODUCIBLE));
     CHECK(out == SENTINEL);
@@ -354,6 +365,40 @@ static void test_profile_router_arguments(void) {
     bad.scheme = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING;
     CHECK(pulsar_routing_profile_router_new(PULSAR_ROUTING_CLIENT_PROFILE_DOTPULSAR, &bad, 0, 0,
                                             &router) == S(PROFILE_SCHEME_UNSUPPORTED));
+    /* Options only C++ and Python builds have are refused elsewhere. */
+    bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_GO);
+    bad.char_unsigned = true;
+    CHECK(pulsar_routing_profile_router_new(PULSAR_ROUTING_CLIENT_PROFILE_GO, &bad, 0, 0,
+                                            &router) == S(PROFILE_OPTION_UNSUPPORTED));
+    pulsar_routing_profile_hash hash = SENTINEL;
+    CHECK(pulsar_routing_profile_keying_hash(PULSAR_ROUTING_CLIENT_PROFILE_GO, &bad, &hash) ==
+          S(PROFILE_OPTION_UNSUPPORTED));
+    CHECK(hash == SENTINEL);
+    /* C++'s setBatchingMaxMessages throws for 0 and 1, batching on or off. */
+    for (uint32_t max = 0; max <= 1; max++) {
+        bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_PYTHON);
+        bad.batching_max_messages = max;
+        CHECK(pulsar_routing_profile_router_new(PULSAR_ROUTING_CLIENT_PROFILE_PYTHON, &bad, 0, 0,
+                                                &router) == S(CPP_BATCHING_MAX_MESSAGES));
+    }
+    CHECK(router == NULL);
+    bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_CPP);
+    bad.batching_max_messages = 2;
+    pulsar_routing_profile_router_free(new_router(PULSAR_ROUTING_CLIENT_PROFILE_CPP, &bad, 0, 0));
+    /* Lazy start: the C++ producer's start message counts, so batching by
+     * two messages switches after one; only C++ and Python take it. */
+    CHECK(!bad.lazy_start);
+    bad.lazy_start = true;
+    bad.batching_max_publish_delay_ns = INT64_MAX;
+    router = new_router(PULSAR_ROUTING_CLIENT_PROFILE_CPP, &bad, 3, 0);
+    uint32_t first = route(router, NO_KEY, 1, 7, 0);
+    CHECK(route(router, NO_KEY, 1, 7, 0) == (first + 1) % 7);
+    pulsar_routing_profile_router_free(router);
+    router = NULL;
+    bad = default_config(PULSAR_ROUTING_CLIENT_PROFILE_JAVA);
+    bad.lazy_start = true;
+    CHECK(pulsar_routing_profile_router_new(PULSAR_ROUTING_CLIENT_PROFILE_JAVA, &bad, 0, 0,
+                                            &router) == S(PROFILE_OPTION_UNSUPPORTED));
     CHECK(router == NULL);
     pulsar_routing_profile_router_free(NULL);
 
@@ -902,13 +947,26 @@ static void test_one_shot_functions(void) {
     uint64_t raw = 0;
     uint32_t masked = SENTINEL;
     CHECK(pulsar_routing_boost_hash_1_74_x86_64_raw((const uint8_t *)"user-42", 7, &raw) == S(OK));
-    CHECK(pulsar_routing_profile_hash_bytes(PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64,
+    CHECK(pulsar_routing_profile_hash_bytes(PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62,
                                             (const uint8_t *)"user-42", 7, &masked) == S(OK));
     CHECK((uint32_t)(raw & 0x7fffffffu) == masked);
     raw = 42;
     CHECK(pulsar_routing_boost_hash_1_74_x86_64_raw(NULL, 0, &raw) == S(NULL_PARAMETER));
     CHECK(pulsar_routing_boost_hash_1_74_x86_64_raw((const uint8_t *)"k", 1, NULL) ==
           S(NULL_PARAMETER));
+    CHECK(raw == 42);
+    /* Every generation through one entry point; the 1.62 one is the above. */
+    uint64_t generic = 0;
+    CHECK(pulsar_routing_boost_hash_raw(PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62, false,
+                                        (const uint8_t *)"user-42", 7, &generic) == S(OK));
+    CHECK((uint32_t)(generic & 0x7fffffffu) == masked);
+    CHECK(pulsar_routing_boost_hash_raw(PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82, false, NULL,
+                                        0, &raw) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_boost_hash_raw(PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82, false,
+                                        (const uint8_t *)"k", 1, NULL) == S(NULL_PARAMETER));
+    CHECK(pulsar_routing_boost_hash_raw(PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST, false,
+                                        (const uint8_t *)"k", 1, &raw) ==
+          S(BOOST_HASH_NOT_REPRODUCIBLE));
     CHECK(raw == 42);
 
     /* Go's strconv.Atoi: sign and digits only, within int64. */

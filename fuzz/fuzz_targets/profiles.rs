@@ -6,8 +6,8 @@
 //!   the same documented `ProfileConfigError`, never panic;
 //! - every route is a partition in `[0, n)` or a documented
 //!   `ProfileRouteError` (`IllegalPartition` only for a partition outside
-//!   `[0, n)`, `BoostHashNotReproducible` only with `BoostHash` of an unknown
-//!   Boost, `BytesKeyUnsupported` only for a binary key);
+//!   `[0, n)`, `BoostHashNotReproducible` only with C++'s `BoostHash` of an
+//!   unnamed Boost, `BytesKeyUnsupported` only for a binary key);
 //! - where `ProfileKeying` routes a message by key, the router sends it to
 //!   that partition.
 #![no_main]
@@ -16,7 +16,7 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use pulsar_routing::PartitionCount;
 use pulsar_routing::profiles::{
-    BatchingConfig, BoostVersion, CharSignedness, ClientHashingScheme, ClientProfile,
+    BatchingConfig, BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile,
     ProfileConfig, ProfileKey, ProfileKeying, ProfileMessage, ProfileMode, ProfileRouteError,
     ProfileRouter, ProfileSeed, cpp_partitioned_producer_check,
 };
@@ -52,7 +52,8 @@ struct Input {
     max_publish_delay_ns: i64,
     partition_switch_frequency: i32,
     unsigned_char: bool,
-    boost_1_74: bool,
+    boost: u8,
+    lazy_start: bool,
     start: u32,
     created_ns: i64,
     partitions: u32,
@@ -80,11 +81,11 @@ fuzz_target!(|input: Input| {
         } else {
             CharSignedness::Signed
         },
-        boost: if input.boost_1_74 {
-            BoostVersion::Boost1_74X86_64
-        } else {
-            BoostVersion::Unknown
-        },
+        // One value in five is the client's default Boost.
+        boost: BoostHashGeneration::ALL
+            .get(usize::from(input.boost) % (BoostHashGeneration::ALL.len() + 1))
+            .copied(),
+        lazy_start: input.lazy_start,
     };
     // The client's own defaults always build.
     let default = ProfileConfig::client_default(profile);
@@ -152,8 +153,8 @@ fuzz_target!(|input: Input| {
                     }
                     ProfileRouteError::BoostHashNotReproducible => {
                         assert_eq!(
-                            (scheme, config.boost),
-                            (ClientHashingScheme::BoostHash, BoostVersion::Unknown)
+                            (profile, scheme, config.boost),
+                            (ClientProfile::Cpp, ClientHashingScheme::BoostHash, None)
                         );
                     }
                     ProfileRouteError::BytesKeyUnsupported(p) => {

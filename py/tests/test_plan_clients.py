@@ -68,8 +68,8 @@ def test_keyless_keys_and_weights() -> None:
 
 def test_unreproducible_and_unknown_setups() -> None:
     report = client_divergence(KEYS[:100], 12, ["java", "cpp", "python", "go"])
-    assert report.setups == ["java", "go"]
-    assert set(report.skipped) == {"cpp", "python"} and "BoostHash" in report.skipped["cpp"]
+    assert report.setups == ["java", "python", "go"]  # Python's Boost is the wheel's
+    assert set(report.skipped) == {"cpp"} and "BoostHash" in report.skipped["cpp"]
     assert "skipped cpp" in str(report)
     with pytest.raises(pr.ProfileConfigError):
         client_divergence(KEYS[:10], 12, ["java", "nope"])
@@ -80,10 +80,27 @@ def test_unreproducible_and_unknown_setups() -> None:
 def test_setup_partitions() -> None:
     keys = np.array(KEYS[:100], dtype=object)
     assert setup_partitions(keys, 12, "cpp:boost_1_74_x86_64").tolist() == pr.profile_partitions(
-        keys, 12, "cpp", scheme="boost", boost_1_74_x86_64=True
+        keys, 12, "cpp", scheme="boost", boost="1.74"
     ).tolist()
+    for option, release in [("boost_1_74", "1.74"), ("boost_1_81", "1.81"), ("boost_1_84", "1.84")]:
+        for profile in ("cpp", "python"):
+            assert (
+                setup_partitions(keys, 12, f"{profile}:{option}").tolist()
+                == pr.profile_partitions(keys, 12, profile, boost=release).tolist()
+            )
+    assert setup_partitions(keys, 12, "python").tolist() == setup_partitions(keys, 12, "python:boost_1_85").tolist()
+    with pytest.raises(pr.ProfileConfigError):
+        setup_partitions(keys, 12, "cpp:boost_1_99")
     assert (setup_partitions(keys, 12, "pulsar-rs") == -1).all()
     assert setup_partitions(keys, 12, "kafka:fnv1a").tolist() == pr.kafka_partitions(keys, 12, "fnv1a").tolist()
+
+
+def test_boost_generations_diverge() -> None:
+    """Moving from a C++ build with Boost 1.74 to the current wheel moves almost every key."""
+    report = client_divergence(KEYS[:5000], [12, 16], ["cpp:boost_1_74", "python", "python:boost_1_84"])
+    assert report.share("cpp:boost_1_74", "python", 12) > 0.85
+    assert report.share("python", "python:boost_1_84", 16) == 0.0
+    assert any("Boost" in note and "cpp:boost_1_74" in note for note in report.notes)
 
 
 def test_divergence_takes_client_setups() -> None:
@@ -118,3 +135,8 @@ def test_cpp_short_cast_is_reported_above_32767_partitions() -> None:
     assert pair.differing_keys == moved
     assert pair.keyless_keys == 0
     assert any("fails the send" in note and "cpp:murmur3_32" in note for note in report.notes)
+    # Above 32767 partitions C++ and Python producers are warned about even
+    # when no sampled key fails (lazy start indexes producers with a short).
+    report = client_divergence(["a"], 40_000, ["java", "python"])
+    assert any("more than 32767" in note and "python" in note for note in report.notes)
+    assert not any("more than 32767" in n for n in client_divergence(["a"], 32_767, ["python"]).notes)

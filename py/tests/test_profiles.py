@@ -18,7 +18,7 @@ PROFILES = ("java", "go", "cpp", "python", "pulsar-rs", "dotpulsar")
 HASH_FIELDS = {
     "cpp_java_string_hash": "cpp_java_string",
     "cpp_murmur3_32": "murmur3_32",
-    "cpp_boost_hash_boost1_74_x86_64": "cpp_boost_1_74_x86_64",
+    "cpp_boost_hash_boost1_74_x86_64": "cpp_boost_1_62",
     "go_java_string_hash": "go_java_string",
     "go_murmur3_32": "murmur3_32",
 }
@@ -168,10 +168,12 @@ def test_profiles_and_schemes() -> None:
     assert pr.profile_partition(key, 10, "java", ordering_key="other") == 1
     # Java's keyBytes hashes the Base64 text.
     assert pr.profile_partition(b"\x00\x01", 10) == pr.partition_for_key_bytes(b"\x00\x01", 10)
-    # Reproducible BoostHash: the pinned build.
-    boost = pr.profile_partition(key, 10, "cpp", boost_1_74_x86_64=True)
-    assert boost == pr.profile_key_hash(key, "cpp_boost_1_74_x86_64") % 10
-    assert pr.profile_partition(key, 10, "python", boost_1_74_x86_64=True) == boost
+    # Reproducible BoostHash: the build's Boost release names its generation.
+    boost = pr.profile_partition(key, 10, "cpp", boost="1.74")
+    assert boost == pr.profile_key_hash(key, "cpp_boost_1_62") % 10
+    assert pr.profile_partition(key, 10, "python", boost="1.74") == boost
+    assert pr.profile_partition(key, 10, "cpp", boost_1_74_x86_64=True) == boost  # deprecated spelling
+    assert pr.profile_partition(key, 10, "python") == pr.profile_key_hash(key, "cpp_boost_1_82") % 10
     # Unsigned char only changes non-ASCII keys.
     assert pr.profile_partition(key, 10, "cpp", scheme="java_string", unsigned_char=True) == pr.profile_partition(
         key, 10, "cpp", scheme="java_string"
@@ -193,7 +195,7 @@ def test_profile_errors() -> None:
     with pytest.raises(pr.ProfileRouteError, match="BoostHash"):
         pr.profile_partition("k", 3, "cpp")
     with pytest.raises(pr.ProfileRouteError, match="BoostHash"):
-        pr.profile_partitions(["k"] * 5000, 3, "python")
+        pr.profile_partitions(["k"] * 5000, 3, "cpp")
     assert pr.profile_partitions([None, None], 3, "cpp").tolist() == [-1, -1]  # keyless needs no hash
     with pytest.raises(pr.ProfileRouteError, match="only str"):
         pr.profile_partition(b"k", 3, "python", scheme="murmur3_32")

@@ -144,10 +144,12 @@ def test_cpp_empty_key_is_a_key_python_empty_key_is_not() -> None:
         assert python.route("", n, now_ns=0, payload_len=10) == model.route(10, n, 0)
 
 
-def test_python_default_boost_hash_cannot_route_a_key() -> None:
-    router = pr.ProfileRouter("python")
+def test_default_boost_hash_cpp_refuses_python_is_the_wheel() -> None:
     with pytest.raises(pr.ProfileRouteError, match="BoostHash"):
-        router.route("user-42", 4, now_ns=0)
+        pr.ProfileRouter("cpp").route("user-42", 4, now_ns=0)
+    wheel = pr.profile_key_hash("user-42", "cpp_boost_1_82") % 4
+    assert pr.ProfileRouter("python").route("user-42", 4, now_ns=0) == wheel
+    assert pr.ProfileRouter("cpp", boost="1.85").route("user-42", 4, now_ns=0) == wheel
     with pytest.raises(pr.ProfileConfigError):
         pr.ProfileRouter("python", scheme="java_string")
 
@@ -475,7 +477,7 @@ def test_boost_hash_raw_and_masked() -> None:
     for key in ["", "user-42", "clé"]:
         raw = pr.boost_hash_1_74_x86_64_raw(key)
         assert raw == _boost_1_74_raw(key.encode())
-        assert raw & 0x7FFF_FFFF == pr.profile_key_hash(key.encode(), "cpp_boost_1_74_x86_64")
+        assert raw & 0x7FFF_FFFF == pr.profile_key_hash(key.encode(), "cpp_boost_1_62")
 
 
 def test_go_atoi() -> None:

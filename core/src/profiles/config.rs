@@ -4,7 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::hash::{BoostVersion, CharSignedness};
+use super::hash::{BoostHashGeneration, CharSignedness};
 use super::profile::ClientProfile;
 
 /// A hashing scheme as a client's producer configuration names it. What it
@@ -197,11 +197,18 @@ pub struct ProfileConfig {
     /// Batching.
     pub batching: BatchingConfig,
     /// C++ and Python: the platform's `char` signedness, for
-    /// `JavaStringHash`.
+    /// `JavaStringHash` and the per-`char` Boost generations.
     pub char_signedness: CharSignedness,
-    /// C++ and Python: the Boost the client was built with, for
-    /// `BoostHash`.
-    pub boost: BoostVersion,
+    /// C++ and Python: the generation of the Boost the client was built
+    /// with, for `BoostHash`. `None` is the client's default: unknown for
+    /// C++ (whose builds vary, so keyed `BoostHash` routing is refused) and
+    /// [`BoostHashGeneration::PYTHON_WHEEL`] for Python.
+    pub boost: Option<BoostHashGeneration>,
+    /// C++'s `lazyStartPartitionedProducers` (Python:
+    /// `lazy_start_partitioned_producers`), off by default: the producer
+    /// routes a start message that shifts keyless round robin (see
+    /// [`CppRoundRobinRouter::with_lazy_start`](super::CppRoundRobinRouter::with_lazy_start)).
+    pub lazy_start: bool,
 }
 
 impl ProfileConfig {
@@ -230,7 +237,8 @@ impl ProfileConfig {
             mode: ProfileMode::ClientDefault,
             batching,
             char_signedness: CharSignedness::Signed,
-            boost: BoostVersion::Unknown,
+            boost: None,
+            lazy_start: false,
         }
     }
 
@@ -238,6 +246,16 @@ impl ProfileConfig {
     #[must_use]
     pub const fn with_scheme(self, scheme: ClientHashingScheme) -> Self {
         Self { scheme, ..self }
+    }
+
+    /// The same configuration with the Boost generation the client was
+    /// built with.
+    #[must_use]
+    pub const fn with_boost(self, boost: BoostHashGeneration) -> Self {
+        Self {
+            boost: Some(boost),
+            ..self
+        }
     }
 
     /// The same configuration with another routing mode.

@@ -73,6 +73,7 @@ pub struct CppRoundRobinRouter {
     msg_counter: u32,
     cumulative_batch_size: u32,
     last_partition_change_ms: i64,
+    start_message_pending: bool,
 }
 
 impl CppRoundRobinRouter {
@@ -94,6 +95,25 @@ impl CppRoundRobinRouter {
             msg_counter: 0,
             cumulative_batch_size: 0,
             last_partition_change_ms: created_ms,
+            start_message_pending: false,
+        }
+    }
+
+    /// The same router under `lazyStartPartitionedProducers` (with the
+    /// default `Shared` access mode): `PartitionedProducerImpl::start`
+    /// routes a keyless one-byte message (`"x"`) at creation to pick the
+    /// one producer it starts, and that message counts. Without batching
+    /// the first keyless message goes to the cursor's next partition; with
+    /// batching by `M` messages the first switch comes after `M - 1`. The
+    /// start message is routed on the first call, over the partition count
+    /// that call is given, at the creation time. (The C++ client then
+    /// indexes its producers with the `short` of that partition: above
+    /// 32767 partitions it can crash; not modelled.)
+    #[must_use]
+    pub const fn with_lazy_start(self) -> Self {
+        Self {
+            start_message_pending: true,
+            ..self
         }
     }
 
@@ -117,6 +137,11 @@ impl CppRoundRobinRouter {
         num_partitions: PartitionCount,
         now_ms: i64,
     ) -> Result<u32, BoostHashNotReproducible> {
+        if self.start_message_pending {
+            self.start_message_pending = false;
+            let created_ms = self.last_partition_change_ms;
+            self.choose_partition(None, 1, num_partitions, created_ms)?;
+        }
         if num_partitions.get() == 1 {
             return Ok(0);
         }

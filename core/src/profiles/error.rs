@@ -28,6 +28,25 @@ pub enum ProfileConfigError {
     },
     /// The Java builder's batching checks failed.
     Java(RoutingConfigError),
+    /// An option only the `cpp` and `python` profiles take: the platform's
+    /// `char` signedness (`"unsigned_char"`) and the Boost release
+    /// (`"boost"`) describe C++ builds; `"lazy_start"` is modelled for the
+    /// C++ client's routers only.
+    UnsupportedOption {
+        /// The client.
+        profile: ClientProfile,
+        /// The option's name.
+        option: &'static str,
+    },
+    /// `batchingMaxMessages` of 0 or 1: C++'s
+    /// `ProducerConfiguration::setBatchingMaxMessages` throws
+    /// `std::invalid_argument` (Python's `create_producer`: `ValueError`).
+    CppBatchingMaxMessages {
+        /// The client (C++ or Python).
+        profile: ClientProfile,
+        /// The value asked for.
+        max_messages: u32,
+    },
 }
 
 impl fmt::Display for ProfileConfigError {
@@ -47,6 +66,14 @@ impl fmt::Display for ProfileConfigError {
                 write!(f, "the {profile} client has no {mode} routing mode")
             }
             Self::Java(e) => fmt::Display::fmt(&e, f),
+            Self::UnsupportedOption { profile, option } => write!(
+                f,
+                "the {profile} profile does not take the {option} option: only the cpp and python profiles do"
+            ),
+            // The C++ client's own wording.
+            Self::CppBatchingMaxMessages { .. } => {
+                f.write_str("batchingMaxMessages needs to be greater than 1")
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ use super::cpp::cpp_keyed_partition;
 use super::dotpulsar::dotpulsar_keyed_partition;
 use super::error::{ProfileConfigError, ProfileRouteError};
 use super::go::go_keyed_partition;
-use super::hash::{BoostVersion, CharSignedness, KeyHash};
+use super::hash::{BoostHashGeneration, CharSignedness, KeyHash};
 use super::java::java_keyed_partition;
 use super::message::ProfileMessage;
 use super::profile::ClientProfile;
@@ -23,11 +23,15 @@ const fn cpp_java_string_hash(signedness: CharSignedness) -> KeyHash {
     }
 }
 
-/// The C++ `BoostHash` for a Boost build.
-const fn cpp_boost_hash(boost: BoostVersion) -> KeyHash {
-    match boost {
-        BoostVersion::Unknown => KeyHash::CppBoostHash,
-        BoostVersion::Boost1_74X86_64 => KeyHash::CppBoostHash1_74X86_64,
+/// The C++ `BoostHash` of a client's Boost build; a Python client without
+/// one is the current wheel.
+const fn cpp_boost_hash(profile: ClientProfile, config: &ProfileConfig) -> KeyHash {
+    match (config.boost, profile) {
+        (Some(generation), _) => KeyHash::cpp_boost(generation, config.char_signedness),
+        (None, ClientProfile::Python) => {
+            KeyHash::cpp_boost(BoostHashGeneration::PYTHON_WHEEL, config.char_signedness)
+        }
+        (None, _) => KeyHash::CppBoostHash,
     }
 }
 
@@ -59,7 +63,7 @@ const fn resolve_hash(
         profile,
         scheme: config.scheme,
     });
-    Ok(match (profile, config.scheme) {
+    let hash = match (profile, config.scheme) {
         (P::Java, S::JavaStringHash) => KeyHash::JavaStringHash,
         (P::Java | P::Go | P::Cpp | P::Python, S::Murmur3_32Hash) => {
             // Go's single-partition router ignores the scheme.
@@ -71,10 +75,37 @@ const fn resolve_hash(
         }
         (P::Go, S::JavaStringHash) => KeyHash::GoJavaStringHash,
         (P::Cpp, S::JavaStringHash) => cpp_java_string_hash(config.char_signedness),
-        (P::Cpp | P::Python, S::BoostHash) => cpp_boost_hash(config.boost),
+        (P::Cpp | P::Python, S::BoostHash) => cpp_boost_hash(profile, config),
         (P::PulsarRs | P::DotPulsar, S::Murmur3_32Hash) => KeyHash::Murmur3_32Unmasked,
         _ => return unsupported,
-    })
+    };
+    let cpp_build = matches!(profile, P::Cpp | P::Python);
+    if !cpp_build && matches!(config.char_signedness, CharSignedness::Unsigned) {
+        return Err(ProfileConfigError::UnsupportedOption {
+            profile,
+            option: "unsigned_char",
+        });
+    }
+    if !cpp_build && config.boost.is_some() {
+        return Err(ProfileConfigError::UnsupportedOption {
+            profile,
+            option: "boost",
+        });
+    }
+    if !cpp_build && config.lazy_start {
+        return Err(ProfileConfigError::UnsupportedOption {
+            profile,
+            option: "lazy_start",
+        });
+    }
+    // `setBatchingMaxMessages` throws whether or not batching is on.
+    if cpp_build && config.batching.max_messages <= 1 {
+        return Err(ProfileConfigError::CppBatchingMaxMessages {
+            profile,
+            max_messages: config.batching.max_messages,
+        });
+    }
+    Ok(hash)
 }
 
 /// A client's keyed routing, resolved from its configuration: a small
@@ -108,7 +139,10 @@ impl ProfileKeying {
     /// # Errors
     /// [`ProfileConfigError::UnsupportedScheme`] when the client has no
     /// such scheme (Python cannot choose one, pulsar-rs and DotPulsar only
-    /// have Murmur3).
+    /// have Murmur3); [`ProfileConfigError::UnsupportedOption`] for an
+    /// unsigned `char` or a Boost generation outside C++ and Python;
+    /// [`ProfileConfigError::CppBatchingMaxMessages`] for C++ and Python
+    /// with `batchingMaxMessages` below 2.
     pub const fn new(
         profile: ClientProfile,
         config: &ProfileConfig,

@@ -8,8 +8,8 @@
 //! |---|---|---|---|
 //! | [`java`](ClientProfile::Java) | `JavaStringHash`: UTF-16 `hashCode & 0x7fffffff` | `key("")` is a key; ordering key ignored; `keyBytes` hashes the Base64 text | time slots (batching) or a counter |
 //! | [`go`](ClientProfile::Go) | Go's `JavaStringHash`: UTF-8 bytes, **unmasked** | ordering key first; `""` is no key | switches on count, size or time (`>`) |
-//! | [`cpp`](ClientProfile::Cpp) | `BoostHash` (not reproducible) | `""` is a key | switches on count, size or time (`>=`) |
-//! | [`python`](ClientProfile::Python) | `BoostHash`, not selectable | `str` only; `""` is no key | C++'s router, batching off by default |
+//! | [`cpp`](ClientProfile::Cpp) | `BoostHash` of the Boost it was built with (name it) | `""` is a key | switches on count, size or time (`>=`) |
+//! | [`python`](ClientProfile::Python) | `BoostHash` of the wheel (Boost 1.82+), not selectable | `str` only; `""` is no key | C++'s router, batching off by default |
 //! | [`pulsar-rs`](ClientProfile::PulsarRs) | MurmurHash3, **unmasked** | keys ignored unless `RoutingPolicy::RoundRobin` is set | next partition per message |
 //! | [`dotpulsar`](ClientProfile::DotPulsar) | MurmurHash3, **unmasked**, of the decoded bytes | `""` is no key | `int` counter, negative after 2^31 messages |
 //!
@@ -21,8 +21,8 @@
 //!
 //! - [`KeyHash`]: every exact key hash, with the clients' ports
 //!   ([`go_java_string_hash`], [`cpp_java_string_hash`]) and C++'s
-//!   `BoostHash` for Boost 1.74 on x86-64 ([`boost_hash_1_74_x86_64`]);
-//!   other Boost builds give [`BoostHashNotReproducible`].
+//!   `BoostHash` for every generation of Boost ([`BoostHashGeneration`]);
+//!   a C++ build whose Boost is not named gives [`BoostHashNotReproducible`].
 //! - [`ProfileKeying`]: a client's keyed routing, without state, for
 //!   comparing clients key by key.
 //! - [`ProfileRouter`]: one producer's router with its keyless state
@@ -94,8 +94,9 @@ pub use go_topic_name::{
     GoFullName, GoNamespace, GoTopicDomain, GoTopicName, GoTopicNameError, go_partition_index,
 };
 pub use hash::{
-    BoostHashNotReproducible, BoostVersion, CharSignedness, KeyHash, UnknownKeyHash,
-    boost_hash_1_74_x86_64, boost_hash_1_74_x86_64_raw, cpp_java_string_hash, go_java_string_hash,
+    BoostHashGeneration, BoostHashNotReproducible, CharSignedness, KeyHash, UnknownBoostRelease,
+    UnknownKeyHash, boost_hash_1_74_x86_64, boost_hash_1_74_x86_64_raw, cpp_java_string_hash,
+    go_java_string_hash,
 };
 pub use java::{JavaProfileRouter, java_routing_key};
 pub use keying::ProfileKeying;

@@ -45,10 +45,11 @@ pub(crate) fn python_keyed_partition(
 /// A Python producer's router: the C++ router for its
 /// `message_routing_mode`, fed Python's partition key.
 ///
-/// The hash is the C++ default `BoostHash`, which Python cannot change, so
-/// keyed routing fails with
-/// [`ProfileRouteError::BoostHashNotReproducible`] unless the Boost build
-/// is known ([`KeyHash::CppBoostHash1_74X86_64`]). The escape hatch is a
+/// The hash is the C++ default `BoostHash`, which Python cannot change: for
+/// the current wheels (pulsar-client 3.6 and later), Boost 1.82 or later
+/// ([`KeyHash::CppBoostHash1_82`]); earlier wheels were built with Boost
+/// 1.80 ([`KeyHash::CppBoostHash1_62`], or its unsigned-`char` variant on
+/// ARM). The escape hatch is a
 /// `message_router` callable (pulsar-client 3.8+) that routes keys with
 /// `Murmur3_32Hash`, the one scheme every client shares: build this router
 /// with [`KeyHash::Murmur3_32`] to model it. Keyless messages then go

@@ -63,9 +63,11 @@ pub enum CppRouter {
 /// for router in &mut routers {
 ///     assert!(router.route(&ProfileMessage::keyless(100), n, 5_000_000)? < 4);
 /// }
-/// // A keyed one under the defaults: Python (BoostHash) cannot be predicted.
-/// let python = &mut routers[3];
-/// assert!(python.route(&ProfileMessage::keyed("user-42"), n, 0).is_err());
+/// // A keyed one under the defaults: C++ (BoostHash of an unnamed Boost)
+/// // cannot be predicted; Python is the current wheel's Boost 1.82+.
+/// assert!(routers[2].route(&ProfileMessage::keyed("user-42"), n, 0).is_err());
+/// let boost_1_82 = pulsar_routing::profiles::KeyHash::CppBoostHash1_82.hash_str("user-42")?;
+/// assert_eq!(routers[3].route(&ProfileMessage::keyed("user-42"), n, 0)?, boost_1_82 % 4);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -153,12 +155,17 @@ impl ProfileRouter {
                         max_bytes: batching.max_bytes,
                         max_delay_ms: batching.max_publish_delay_ns / NANOS_PER_MILLI,
                     });
-                    CppRouter::RoundRobin(CppRoundRobinRouter::new(
+                    let router = CppRoundRobinRouter::new(
                         hash,
                         cpp_batching,
                         seed.start,
                         seed.created_ns.div_euclid(NANOS_PER_MILLI),
-                    ))
+                    );
+                    CppRouter::RoundRobin(if config.lazy_start {
+                        router.with_lazy_start()
+                    } else {
+                        router
+                    })
                 };
                 match (profile, router) {
                     (ClientProfile::Python, CppRouter::RoundRobin(r)) => {

@@ -13,8 +13,8 @@ use core::ffi::c_char;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
-    BoostVersion, ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig, ProfileKey,
-    ProfileKeying, ProfileMessage, ProfileMode, boost_hash_1_74_x86_64_raw, cpp_partition_index,
+    BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash,
+    ProfileConfig, ProfileKey, ProfileKeying, ProfileMessage, ProfileMode, cpp_partition_index,
     cpp_producer_send, go_atoi, go_partition_index,
 };
 
@@ -54,13 +54,27 @@ pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING: pulsar_routing_clien
 /// `Murmur3_32Hash`: the only scheme Java, Go and C++ agree on (the only
 /// one of pulsar-rs and DotPulsar, which do not mask it).
 pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32: pulsar_routing_client_hashing_scheme = 1;
-/// `BoostHash` of an unknown Boost build (the default of C++ and Python):
-/// keyed routing with it gives `BOOST_HASH_NOT_REPRODUCIBLE`.
+/// `BoostHash` of the client's default Boost (the default scheme of C++
+/// and Python): for C++, whose builds vary, keyed routing with it gives
+/// `BOOST_HASH_NOT_REPRODUCIBLE`; for Python it is the current
+/// `pulsar-client` wheel's (`BOOST_1_82`).
 pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST: pulsar_routing_client_hashing_scheme = 2;
-/// `BoostHash` of a client built with Boost 1.74 on x86-64 (Debian 12's
-/// Boost), whose value is reproduced exactly.
+/// `BoostHash` of a client built with Boost 1.62 to 1.80 (e.g. Debian 12's
+/// 1.74, the C++ client's own packages up to 3.4, `pulsar-client` wheels up
+/// to 3.5); `char_unsigned` selects the ARM variant.
+pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62: pulsar_routing_client_hashing_scheme = 3;
+/// The earlier name of `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62`.
 pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64:
     pulsar_routing_client_hashing_scheme = 3;
+/// `BoostHash` of a client built with Boost 1.33 to 1.61; `char_unsigned`
+/// selects the ARM variant.
+pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33: pulsar_routing_client_hashing_scheme = 4;
+/// `BoostHash` of a client built with Boost 1.81 (e.g. Debian 12's
+/// `libboost1.81-dev`).
+pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_81: pulsar_routing_client_hashing_scheme = 5;
+/// `BoostHash` of a client built with Boost 1.82 or later (the C++ client's
+/// packages from 3.5, `pulsar-client` wheels from 3.6).
+pub const PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82: pulsar_routing_client_hashing_scheme = 6;
 
 /// Which router a producer uses: one of the `PULSAR_ROUTING_PROFILE_MODE_*`
 /// values.
@@ -95,10 +109,23 @@ pub const PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING_UNSIGNED_CHAR: pulsar_rout
 /// C++'s `BoostHash` of an unknown build: gives
 /// `BOOST_HASH_NOT_REPRODUCIBLE`.
 pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST: pulsar_routing_profile_hash = 5;
-/// C++'s `BoostHash` built with Boost 1.74 on x86-64.
+/// C++'s `BoostHash` built with Boost 1.62 to 1.80, signed `char`.
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62: pulsar_routing_profile_hash = 6;
+/// The earlier name of `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62`.
 pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64: pulsar_routing_profile_hash = 6;
 /// pulsar-rs and DotPulsar: MurmurHash3 x86_32, seed 0, **not** masked.
 pub const PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32_UNMASKED: pulsar_routing_profile_hash = 7;
+/// C++'s `BoostHash` built with Boost 1.62 to 1.80, unsigned `char`.
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62_UNSIGNED_CHAR: pulsar_routing_profile_hash = 8;
+/// C++'s `BoostHash` built with Boost 1.33 to 1.61, signed `char`.
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33: pulsar_routing_profile_hash = 9;
+/// C++'s `BoostHash` built with Boost 1.33 to 1.61, unsigned `char`.
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33_UNSIGNED_CHAR: pulsar_routing_profile_hash =
+    10;
+/// C++'s `BoostHash` built with Boost 1.81.
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_81: pulsar_routing_profile_hash = 11;
+/// C++'s `BoostHash` built with Boost 1.82 or later.
+pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_82: pulsar_routing_profile_hash = 12;
 
 pub(crate) fn profile_from_c(
     profile: pulsar_routing_client_profile,
@@ -120,25 +147,86 @@ pub(crate) fn profile_to_c(profile: ClientProfile) -> pulsar_routing_client_prof
     }
 }
 
-/// The core scheme and Boost build of a C scheme value.
+/// The C scheme values of `BoostHash` pinned to a Boost generation, with
+/// their names.
+const BOOST_SCHEMES: [(
+    pulsar_routing_client_hashing_scheme,
+    BoostHashGeneration,
+    &core::ffi::CStr,
+); 4] = [
+    (
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33,
+        BoostHashGeneration::Boost1_33,
+        c"boost_1_33",
+    ),
+    (
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62,
+        BoostHashGeneration::Boost1_62,
+        c"boost_1_62",
+    ),
+    (
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_81,
+        BoostHashGeneration::Boost1_81,
+        c"boost_1_81",
+    ),
+    (
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82,
+        BoostHashGeneration::Boost1_82,
+        c"boost_1_82",
+    ),
+];
+
+/// The core scheme and Boost generation of a C scheme value.
 pub(crate) fn scheme_from_c(
     scheme: pulsar_routing_client_hashing_scheme,
-) -> Result<(ClientHashingScheme, BoostVersion), pulsar_routing_status> {
+) -> Result<(ClientHashingScheme, Option<BoostHashGeneration>), pulsar_routing_status> {
     match scheme {
         PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING => {
-            Ok((ClientHashingScheme::JavaStringHash, BoostVersion::Unknown))
+            Ok((ClientHashingScheme::JavaStringHash, None))
         }
         PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 => {
-            Ok((ClientHashingScheme::Murmur3_32Hash, BoostVersion::Unknown))
+            Ok((ClientHashingScheme::Murmur3_32Hash, None))
         }
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => {
-            Ok((ClientHashingScheme::BoostHash, BoostVersion::Unknown))
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => Ok((ClientHashingScheme::BoostHash, None)),
+        _ => BOOST_SCHEMES
+            .iter()
+            .find(|(value, _, _)| *value == scheme)
+            .map(|&(_, generation, _)| (ClientHashingScheme::BoostHash, Some(generation)))
+            .ok_or(pulsar_routing_status::UnknownClientHashingScheme),
+    }
+}
+
+/// The Boost generation of a scheme name `"boost_1_N"` (N a Boost
+/// release), or of the earlier `"boost_1_74_x86_64"`.
+fn boost_release_of_name(name: &str) -> Option<BoostHashGeneration> {
+    if name == "boost_1_74_x86_64" {
+        return Some(BoostHashGeneration::Boost1_62);
+    }
+    let minor = name.strip_prefix("boost_1_")?;
+    if minor.is_empty() || minor.len() > 3 || !minor.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    BoostHashGeneration::of_release(minor.parse().ok()?)
+}
+
+/// The C scheme value of a core scheme and Boost generation.
+pub(crate) fn scheme_to_c(
+    scheme: ClientHashingScheme,
+    boost: Option<BoostHashGeneration>,
+) -> pulsar_routing_client_hashing_scheme {
+    match (scheme, boost) {
+        (ClientHashingScheme::JavaStringHash, _) => {
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING
         }
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64 => Ok((
-            ClientHashingScheme::BoostHash,
-            BoostVersion::Boost1_74X86_64,
-        )),
-        _ => Err(pulsar_routing_status::UnknownClientHashingScheme),
+        (ClientHashingScheme::Murmur3_32Hash, _) => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32,
+        (ClientHashingScheme::BoostHash, None) => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
+        (ClientHashingScheme::BoostHash, Some(generation)) => BOOST_SCHEMES
+            .iter()
+            .find(|(_, g, _)| *g == generation)
+            .map_or(
+                PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
+                |&(value, _, _)| value,
+            ),
     }
 }
 
@@ -148,8 +236,10 @@ fn scheme_name(scheme: pulsar_routing_client_hashing_scheme) -> Option<&'static 
         PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING => Some(c"java_string"),
         PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 => Some(c"murmur3_32"),
         PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => Some(c"boost"),
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64 => Some(c"boost_1_74_x86_64"),
-        _ => None,
+        _ => BOOST_SCHEMES
+            .iter()
+            .find(|(value, _, _)| *value == scheme)
+            .map(|&(_, _, name)| name),
     }
 }
 
@@ -179,7 +269,16 @@ pub(crate) fn hash_to_c(hash: KeyHash) -> pulsar_routing_profile_hash {
             PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING_UNSIGNED_CHAR
         }
         KeyHash::CppBoostHash => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST,
-        KeyHash::CppBoostHash1_74X86_64 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64,
+        KeyHash::CppBoostHash1_62 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62,
+        KeyHash::CppBoostHash1_62UnsignedChar => {
+            PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62_UNSIGNED_CHAR
+        }
+        KeyHash::CppBoostHash1_33 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33,
+        KeyHash::CppBoostHash1_33UnsignedChar => {
+            PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33_UNSIGNED_CHAR
+        }
+        KeyHash::CppBoostHash1_81 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_81,
+        KeyHash::CppBoostHash1_82 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_82,
         KeyHash::Murmur3_32Unmasked => PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32_UNMASKED,
     }
 }
@@ -205,7 +304,12 @@ fn hash_c_name(hash: KeyHash) -> &'static core::ffi::CStr {
         KeyHash::CppJavaStringHash => c"cpp_java_string",
         KeyHash::CppJavaStringHashUnsignedChar => c"cpp_java_string_unsigned_char",
         KeyHash::CppBoostHash => c"cpp_boost",
-        KeyHash::CppBoostHash1_74X86_64 => c"cpp_boost_1_74_x86_64",
+        KeyHash::CppBoostHash1_33 => c"cpp_boost_1_33",
+        KeyHash::CppBoostHash1_33UnsignedChar => c"cpp_boost_1_33_unsigned_char",
+        KeyHash::CppBoostHash1_62 => c"cpp_boost_1_62",
+        KeyHash::CppBoostHash1_62UnsignedChar => c"cpp_boost_1_62_unsigned_char",
+        KeyHash::CppBoostHash1_81 => c"cpp_boost_1_81",
+        KeyHash::CppBoostHash1_82 => c"cpp_boost_1_82",
         KeyHash::Murmur3_32Unmasked => c"murmur3_32_unmasked",
     }
 }
@@ -331,18 +435,18 @@ pub unsafe extern "C" fn pulsar_routing_client_profile_default_scheme(
     ffi_panic_boundary! {
         let out = try_out!(scheme_out);
         let profile = try_ok!(profile_from_c(profile));
-        out.write(match ProfileConfig::client_default(profile).scheme {
-            ClientHashingScheme::JavaStringHash => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING,
-            ClientHashingScheme::Murmur3_32Hash => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32,
-            ClientHashingScheme::BoostHash => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
-        });
+        let config = ProfileConfig::client_default(profile);
+        out.write(scheme_to_c(config.scheme, config.boost));
         pulsar_routing_status::Ok
     }
 }
 
 /// Parses a client hashing scheme name: `"java_string"`, `"murmur3_32"`,
-/// `"boost"`, `"boost_1_74_x86_64"`, or the clients' enum constant names
-/// `"JavaStringHash"`, `"Murmur3_32Hash"` and `"BoostHash"`.
+/// `"boost"`, `"boost_1_N"` for the `BoostHash` of Boost release 1.N from
+/// 1.33 to 1.91 (e.g. `"boost_1_74"` gives `BOOST_1_62`, `"boost_1_85"`
+/// gives `BOOST_1_82`), `"boost_1_74_x86_64"` (an earlier name of
+/// `BOOST_1_62`), or the clients' enum constant names `"JavaStringHash"`,
+/// `"Murmur3_32Hash"` and `"BoostHash"`.
 ///
 /// - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
 ///   not be NULL, even when `len` is 0.
@@ -366,18 +470,9 @@ pub unsafe extern "C" fn pulsar_routing_client_hashing_scheme_from_name(
         let Ok(name) = core::str::from_utf8(name) else {
             return pulsar_routing_status::UnknownClientHashingScheme;
         };
-        let scheme = if name == "boost_1_74_x86_64" {
-            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64
-        } else {
-            match try_ok!(name.parse::<ClientHashingScheme>()) {
-                ClientHashingScheme::JavaStringHash => {
-                    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING
-                }
-                ClientHashingScheme::Murmur3_32Hash => {
-                    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32
-                }
-                ClientHashingScheme::BoostHash => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
-            }
+        let scheme = match boost_release_of_name(name) {
+            Some(generation) => scheme_to_c(ClientHashingScheme::BoostHash, Some(generation)),
+            None => scheme_to_c(try_ok!(name.parse::<ClientHashingScheme>()), None),
         };
         out.write(scheme);
         pulsar_routing_status::Ok
@@ -385,7 +480,8 @@ pub unsafe extern "C" fn pulsar_routing_client_hashing_scheme_from_name(
 }
 
 /// The short name of a client hashing scheme (`"java_string"`,
-/// `"murmur3_32"`, `"boost"` or `"boost_1_74_x86_64"`) as a static
+/// `"murmur3_32"`, `"boost"`, `"boost_1_33"`, `"boost_1_62"`,
+/// `"boost_1_81"` or `"boost_1_82"`) as a static
 /// NUL-terminated string; NULL for an unknown value.
 ///
 /// The string is static: never free or modify it. Thread-safe; allocates
@@ -399,9 +495,9 @@ pub extern "C" fn pulsar_routing_client_hashing_scheme_name(
     }
 }
 
-/// Parses a key hash name, e.g. `"go_java_string"` or
-/// `"cpp_boost_1_74_x86_64"` (the names `pulsar_routing_profile_hash_name`
-/// gives).
+/// Parses a key hash name, e.g. `"go_java_string"` or `"cpp_boost_1_82"`
+/// (the names `pulsar_routing_profile_hash_name` gives; also
+/// `"cpp_boost_1_74_x86_64"`, an earlier name of `"cpp_boost_1_62"`).
 ///
 /// - `name`, `len`: the name's bytes, without a NUL terminator; `name` must
 ///   not be NULL, even when `len` is 0.
@@ -644,9 +740,10 @@ pub unsafe extern "C" fn pulsar_routing_cpp_partitioned_producer_check(
     }
 }
 
-/// Boost 1.74's `boost::hash<std::string>` on x86-64, all 64 bits (C++'s
-/// `BoostHash` is this value `& INT32_MAX`, see
-/// `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_74_X86_64`).
+/// Boost 1.62 to 1.80's `boost::hash<std::string>` on x86-64, all 64 bits
+/// (C++'s `BoostHash` is this value `& INT32_MAX`, see
+/// `PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62`); kept for existing callers
+/// of this name, `pulsar_routing_boost_hash_raw` covers every generation.
 ///
 /// - `key`, `len`: the key's bytes; `key` must not be NULL, even when `len`
 ///   is 0.
@@ -663,10 +760,61 @@ pub unsafe extern "C" fn pulsar_routing_boost_hash_1_74_x86_64_raw(
     len: usize,
     hash_out: *mut u64,
 ) -> pulsar_routing_status {
+    // SAFETY: the same contract as this function's, passed on unchanged.
+    unsafe {
+        pulsar_routing_boost_hash_raw(
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62,
+            false,
+            key,
+            len,
+            hash_out,
+        )
+    }
+}
+
+/// `boost::hash<std::string>` of a Boost generation, all 64 bits (C++'s
+/// `BoostHash` is this value `& INT32_MAX`).
+///
+/// - `scheme`: `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33`, `_1_62`,
+///   `_1_81` or `_1_82`.
+/// - `char_unsigned`: true where the platform's `char` is unsigned (ARM);
+///   only the generations before 1.81 read it.
+/// - `key`, `len`: the key's bytes; `key` must not be NULL, even when `len`
+///   is 0.
+/// - `hash_out`: receives the hash on success.
+///
+/// Returns `OK`, `NULL_PARAMETER`, `BOOST_HASH_NOT_REPRODUCIBLE` (for
+/// `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST`, which names no
+/// generation) or `UNKNOWN_CLIENT_HASHING_SCHEME` (any other value).
+/// Thread-safe; allocates nothing.
+///
+/// # Safety
+/// `key` must point to `len` readable bytes and `hash_out` must be valid
+/// for writing a `uint64_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pulsar_routing_boost_hash_raw(
+    scheme: pulsar_routing_client_hashing_scheme,
+    char_unsigned: bool,
+    key: *const u8,
+    len: usize,
+    hash_out: *mut u64,
+) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let key = try_slice!(key, len);
         let out = try_out!(hash_out);
-        out.write(boost_hash_1_74_x86_64_raw(key));
+        let generation = match try_ok!(scheme_from_c(scheme)) {
+            (ClientHashingScheme::BoostHash, Some(generation)) => generation,
+            (ClientHashingScheme::BoostHash, None) => {
+                return pulsar_routing_status::BoostHashNotReproducible;
+            }
+            _ => return pulsar_routing_status::UnknownClientHashingScheme,
+        };
+        let char_signedness = if char_unsigned {
+            CharSignedness::Unsigned
+        } else {
+            CharSignedness::Signed
+        };
+        out.write(generation.hash_raw(key, char_signedness));
         pulsar_routing_status::Ok
     }
 }

@@ -9,21 +9,17 @@ use std::sync::Mutex;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
-    BatchingConfig, BoostVersion, CharSignedness, ClientHashingScheme, ProfileConfig,
-    ProfileKeying, ProfileRouter, ProfileSeed,
+    BatchingConfig, CharSignedness, ProfileConfig, ProfileKeying, ProfileRouter, ProfileSeed,
 };
 
 use crate::error::pulsar_routing_status;
 use crate::ffi::{BoxCastable, free_box, lock, to_boxed_mut_ptr};
 use crate::profiles::{
-    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
-    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64,
-    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING,
-    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32, PULSAR_ROUTING_PROFILE_MODE_DEFAULT,
-    PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN, PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION,
-    hash_to_c, message_from_c, mode_from_c, profile_from_c, profile_to_c,
-    pulsar_routing_client_hashing_scheme, pulsar_routing_client_profile,
-    pulsar_routing_profile_hash, pulsar_routing_profile_mode, scheme_from_c,
+    PULSAR_ROUTING_PROFILE_MODE_DEFAULT, PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN,
+    PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION, hash_to_c, message_from_c, mode_from_c,
+    profile_from_c, profile_to_c, pulsar_routing_client_hashing_scheme,
+    pulsar_routing_client_profile, pulsar_routing_profile_hash, pulsar_routing_profile_mode,
+    scheme_from_c, scheme_to_c,
 };
 use crate::routing_key::pulsar_routing_key;
 
@@ -34,14 +30,15 @@ use crate::routing_key::pulsar_routing_key;
 #[derive(Clone, Copy, Debug)]
 pub struct pulsar_routing_profile_config {
     /// The hashing scheme option, a `PULSAR_ROUTING_CLIENT_HASHING_SCHEME_*`
-    /// value (`BOOST_1_74_X86_64` pins the C++ and Python client's Boost
-    /// build).
+    /// value (`BOOST_1_33`, `BOOST_1_62`, `BOOST_1_81` and `BOOST_1_82` name
+    /// the generation of the Boost the C++ or Python client was built with).
     pub scheme: pulsar_routing_client_hashing_scheme,
     /// The routing mode, a `PULSAR_ROUTING_PROFILE_MODE_*` value.
     pub mode: pulsar_routing_profile_mode,
     /// C++ and Python: true where the platform's `char` is unsigned (e.g.
-    /// AArch64 Linux), which changes C++'s `JavaStringHash` of non-ASCII
-    /// keys. False (x86-64) by default.
+    /// AArch64 Linux), which changes C++'s `JavaStringHash` and the
+    /// `BoostHash` of Boost before 1.81 for non-ASCII keys. False (x86-64)
+    /// by default.
     pub char_unsigned: bool,
     /// Whether batching is enabled (Java, Go and C++ keyless routing read
     /// it; Python's default is off).
@@ -56,24 +53,16 @@ pub struct pulsar_routing_profile_config {
     pub batching_max_publish_delay_ns: i64,
     /// Java's `roundRobinRouterBatchingPartitionSwitchFrequency`.
     pub partition_switch_frequency: i32,
+    /// C++ and Python: `lazyStartPartitionedProducers` (false by default).
+    /// The producer routes a one-byte keyless start message at creation,
+    /// which shifts keyless round robin by one message; other profiles give
+    /// `PROFILE_OPTION_UNSUPPORTED`.
+    pub lazy_start: bool,
 }
 
 impl pulsar_routing_profile_config {
     fn from_core(config: &ProfileConfig) -> Self {
-        let scheme = match (config.scheme, config.boost) {
-            (ClientHashingScheme::JavaStringHash, _) => {
-                PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING
-            }
-            (ClientHashingScheme::Murmur3_32Hash, _) => {
-                PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32
-            }
-            (ClientHashingScheme::BoostHash, BoostVersion::Unknown) => {
-                PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST
-            }
-            (ClientHashingScheme::BoostHash, BoostVersion::Boost1_74X86_64) => {
-                PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_74_X86_64
-            }
-        };
+        let scheme = scheme_to_c(config.scheme, config.boost);
         let mode = match config.mode {
             pulsar_routing_core::profiles::ProfileMode::ClientDefault => {
                 PULSAR_ROUTING_PROFILE_MODE_DEFAULT
@@ -94,6 +83,7 @@ impl pulsar_routing_profile_config {
             batching_max_bytes: config.batching.max_bytes,
             batching_max_publish_delay_ns: config.batching.max_publish_delay_ns,
             partition_switch_frequency: config.batching.partition_switch_frequency,
+            lazy_start: config.lazy_start,
         }
     }
 
@@ -115,6 +105,7 @@ impl pulsar_routing_profile_config {
                 CharSignedness::Signed
             },
             boost,
+            lazy_start: self.lazy_start,
         })
     }
 }

@@ -145,7 +145,7 @@ fn status_codes_are_unique_and_stable() {
         644,
         655,
         712,
-        730,
+        732,
         800,
         u32::MAX,
     ] {

@@ -17,6 +17,7 @@ use pulsar_routing_core::profiles::{
 use pulsar_routing_core::{PartitionCount, crc32};
 
 const SENTINEL: u32 = 0xdead_beef;
+const SENTINEL64: u64 = 0xdead_beef_dead_beef;
 
 fn key_str(text: &str) -> pulsar_routing_key {
     pulsar_routing_key {
@@ -123,7 +124,10 @@ fn scheme_and_hash_names_round_trip() {
         (0, "java_string"),
         (1, "murmur3_32"),
         (2, "boost"),
-        (3, "boost_1_74_x86_64"),
+        (3, "boost_1_62"),
+        (4, "boost_1_33"),
+        (5, "boost_1_81"),
+        (6, "boost_1_82"),
     ] {
         assert_eq!(
             name(pulsar_routing_client_hashing_scheme_name(c)),
@@ -139,7 +143,51 @@ fn scheme_and_hash_names_round_trip() {
     for scheme in ClientHashingScheme::ALL {
         assert!(name(pulsar_routing_client_hashing_scheme_name(scheme as u32)).is_some());
     }
-    assert_eq!(name(pulsar_routing_client_hashing_scheme_name(4)), None);
+    assert_eq!(name(pulsar_routing_client_hashing_scheme_name(7)), None);
+    // Any Boost release names its generation; the earlier name still parses.
+    for (text, c) in [
+        (
+            "boost_1_74_x86_64",
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62,
+        ),
+        (
+            "boost_1_74",
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62,
+        ),
+        (
+            "boost_1_55",
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33,
+        ),
+        (
+            "boost_1_84",
+            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82,
+        ),
+    ] {
+        let mut out = SENTINEL;
+        // SAFETY: live buffers.
+        let status = unsafe {
+            pulsar_routing_client_hashing_scheme_from_name(text.as_ptr(), text.len(), &mut out)
+        };
+        assert_eq!((status, out), (S::Ok, c), "{text}");
+    }
+    for text in [
+        "boost_1_32",
+        "boost_1_92",
+        "boost_1_",
+        "boost_1_7x",
+        "boost_2_0",
+    ] {
+        let mut out = SENTINEL;
+        // SAFETY: live buffers.
+        let status = unsafe {
+            pulsar_routing_client_hashing_scheme_from_name(text.as_ptr(), text.len(), &mut out)
+        };
+        assert_eq!(
+            (status, out),
+            (S::UnknownClientHashingScheme, SENTINEL),
+            "{text}"
+        );
+    }
     for (i, hash) in KeyHash::ALL.into_iter().enumerate() {
         let c = u32::try_from(i).unwrap();
         assert_eq!(name(pulsar_routing_profile_hash_name(c)), Some(hash.name()));
@@ -150,7 +198,7 @@ fn scheme_and_hash_names_round_trip() {
         };
         assert_eq!((status, out), (S::Ok, c));
     }
-    assert_eq!(name(pulsar_routing_profile_hash_name(8)), None);
+    assert_eq!(name(pulsar_routing_profile_hash_name(13)), None);
     let mut out = SENTINEL;
     // SAFETY: live buffers; NULLs are rejected.
     unsafe {
@@ -197,7 +245,7 @@ fn profile_hash_bytes_agree_with_the_core() {
     // SAFETY: live buffers; NULLs are rejected.
     unsafe {
         assert_eq!(
-            pulsar_routing_profile_hash_bytes(8, key.as_ptr(), 1, &mut out),
+            pulsar_routing_profile_hash_bytes(13, key.as_ptr(), 1, &mut out),
             S::UnknownProfileHash
         );
         assert_eq!(
@@ -269,9 +317,13 @@ fn profile_partition_documented_cases() {
     assert_eq!(route(GO, 0, DEFAULT, "customer-000042", 10), (S::Ok, 9));
     // Go: the empty key is no key.
     assert_eq!(route(GO, 0, DEFAULT, "", 10), (S::NoKey, SENTINEL));
-    // Python: BoostHash cannot be reproduced, JavaStringHash not chosen.
+    // Python: BoostHash is the current wheel's (Boost 1.82 and later),
+    // JavaStringHash not chosen; C++ refuses BoostHash of an unnamed Boost.
+    let wheel = KeyHash::CppBoostHash1_82.hash_str("k").unwrap() % 10;
+    assert_eq!(route(PYTHON, 2, DEFAULT, "k", 10), (S::Ok, wheel));
+    assert_eq!(route(PYTHON, 6, DEFAULT, "k", 10), (S::Ok, wheel));
     assert_eq!(
-        route(PYTHON, 2, DEFAULT, "k", 10),
+        route(PULSAR_ROUTING_CLIENT_PROFILE_CPP, 2, DEFAULT, "k", 10),
         (S::BoostHashNotReproducible, SENTINEL)
     );
     assert_eq!(
@@ -448,7 +500,7 @@ fn profile_partition_rejects_bad_arguments() {
         (
             S::UnknownClientHashingScheme,
             0,
-            4,
+            7,
             0,
             good,
             null(),
@@ -798,7 +850,7 @@ fn new_statuses_use_the_core_messages() {
 mod stateful {
     use core::ptr::{null, null_mut};
 
-    use super::{SENTINEL, key_str};
+    use super::{SENTINEL, SENTINEL64, key_str};
     use crate::error::pulsar_routing_status as S;
     use crate::kafka::PULSAR_ROUTING_KAFKA_MURMUR2_SEED;
     use crate::kafka::sticky::*;
@@ -811,8 +863,8 @@ mod stateful {
         LibrdkafkaPartitioner, LibrdkafkaProducer, PartitionLoadStats, RdRandom, StickyChoice,
     };
     use pulsar_routing_core::profiles::{
-        CharSignedness, ClientProfile, KeyHash, ProfileConfig, ProfileKey, ProfileMessage,
-        ProfileMode, ProfileRouter, ProfileSeed,
+        BoostHashGeneration, CharSignedness, ClientProfile, KeyHash, ProfileConfig, ProfileKey,
+        ProfileMessage, ProfileMode, ProfileRouter, ProfileSeed,
     };
 
     type Router = pulsar_routing_profile_router;
@@ -836,6 +888,7 @@ mod stateful {
             batching_max_bytes: 0,
             batching_max_publish_delay_ns: 0,
             partition_switch_frequency: 0,
+            lazy_start: true,
         };
         // SAFETY: a live out-parameter.
         let status = unsafe { pulsar_routing_profile_config_default(profile, &mut config) };
@@ -973,7 +1026,7 @@ mod stateful {
     fn keying_rejects_bad_arguments() {
         let config = default_config(0);
         let mut bad_scheme = config;
-        bad_scheme.scheme = 4;
+        bad_scheme.scheme = 7;
         let mut bad_mode = config;
         bad_mode.mode = 3;
         let mut out = SENTINEL;
@@ -1027,11 +1080,12 @@ mod stateful {
                 );
             }
             assert_eq!(part(0, &config, NONE, null(), 0, 3, &mut out), S::NoKey);
-            let mut python = default_config(PULSAR_ROUTING_CLIENT_PROFILE_PYTHON);
+            let cpp = default_config(PULSAR_ROUTING_CLIENT_PROFILE_CPP);
             assert_eq!(
-                part(3, &python, key_str("k"), null(), 0, 3, &mut out),
+                part(2, &cpp, key_str("k"), null(), 0, 3, &mut out),
                 S::BoostHashNotReproducible
             );
+            let mut python = default_config(PULSAR_ROUTING_CLIENT_PROFILE_PYTHON);
             python.scheme = PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING;
             assert_eq!(
                 part(3, &python, key_str("k"), null(), 0, 3, &mut out),
@@ -2145,8 +2199,56 @@ mod stateful {
                 // BoostHash is the raw value masked to 31 bits.
                 assert_eq!(
                     (raw & 0x7fff_ffff) as u32,
-                    KeyHash::CppBoostHash1_74X86_64.hash_bytes(key).unwrap()
+                    KeyHash::CppBoostHash1_62.hash_bytes(key).unwrap()
                 );
+                // The generic entry point agrees, for every generation.
+                let mut generic = SENTINEL64;
+                assert_eq!(
+                    pulsar_routing_boost_hash_raw(
+                        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62,
+                        false,
+                        key.as_ptr(),
+                        key.len(),
+                        &mut generic
+                    ),
+                    S::Ok
+                );
+                assert_eq!(generic, raw);
+                for (scheme, generation) in [
+                    (
+                        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33,
+                        BoostHashGeneration::Boost1_33,
+                    ),
+                    (
+                        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62,
+                        BoostHashGeneration::Boost1_62,
+                    ),
+                    (
+                        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_81,
+                        BoostHashGeneration::Boost1_81,
+                    ),
+                    (
+                        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82,
+                        BoostHashGeneration::Boost1_82,
+                    ),
+                ] {
+                    for (unsigned, signedness) in [
+                        (false, CharSignedness::Signed),
+                        (true, CharSignedness::Unsigned),
+                    ] {
+                        assert_eq!(
+                            pulsar_routing_boost_hash_raw(
+                                scheme,
+                                unsigned,
+                                key.as_ptr(),
+                                key.len(),
+                                &mut generic
+                            ),
+                            S::Ok
+                        );
+                        assert_eq!(generic, generation.hash_raw(key, signedness));
+                    }
+                }
             }
             assert_eq!(
                 pulsar_routing_boost_hash_1_74_x86_64_raw(null(), 0, &mut raw),
@@ -2154,6 +2256,44 @@ mod stateful {
             );
             assert_eq!(
                 pulsar_routing_boost_hash_1_74_x86_64_raw(b"k".as_ptr(), 1, null_mut()),
+                S::NullParameter
+            );
+            let mut untouched = SENTINEL64;
+            for (scheme, status) in [
+                (
+                    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
+                    S::BoostHashNotReproducible,
+                ),
+                (
+                    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32,
+                    S::UnknownClientHashingScheme,
+                ),
+                (99, S::UnknownClientHashingScheme),
+            ] {
+                assert_eq!(
+                    pulsar_routing_boost_hash_raw(scheme, false, b"k".as_ptr(), 1, &mut untouched),
+                    status
+                );
+            }
+            assert_eq!(untouched, SENTINEL64);
+            assert_eq!(
+                pulsar_routing_boost_hash_raw(
+                    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82,
+                    false,
+                    null(),
+                    0,
+                    &mut untouched
+                ),
+                S::NullParameter
+            );
+            assert_eq!(
+                pulsar_routing_boost_hash_raw(
+                    PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82,
+                    false,
+                    b"k".as_ptr(),
+                    1,
+                    null_mut()
+                ),
                 S::NullParameter
             );
 

@@ -223,6 +223,26 @@ void test_routing(const std::string &dir) {
            "go empty key is keyless");
     expect(pr::default_scheme(pr::client_profile::java) == pr::client_hashing_scheme::java_string,
            "java default scheme");
+    // A Boost release names its generation; the raw hash's low 31 bits are
+    // what the C++ profile with that scheme routes by (testdata/boost: "a"
+    // under Boost 1.85 is 6758020350347234588).
+    expect(pr::boost_scheme(85) == pr::client_hashing_scheme::boost_1_82, "boost 1.85");
+    expect(pr::boost_scheme(74) == pr::client_hashing_scheme::boost_1_74_x86_64, "boost 1.74");
+    expect(pr::boost_hash_raw(pr::boost_scheme(85), std::string_view("a")) ==
+               6758020350347234588ull,
+           "boost 1.85 hash of a");
+    expect(*pr::profile_partition(pr::client_profile::cpp, pr::client_hashing_scheme::boost_1_82,
+                                  pr::profile_mode::default_mode, pr::key::string("a"), 1000) ==
+               (6758020350347234588ull & 0x7fffffffu) % 1000,
+           "cpp boost 1.82 partition");
+    expect_error([] { pr::boost_scheme(92); }, PULSAR_ROUTING_STATUS_UNKNOWN_CLIENT_HASHING_SCHEME,
+                 "unchecked boost release");
+    expect_error(
+        [] {
+            pr::profile_partition(pr::client_profile::cpp, pr::client_hashing_scheme::boost,
+                                  pr::profile_mode::default_mode, pr::key::string("a"), 3);
+        },
+        PULSAR_ROUTING_STATUS_BOOST_HASH_NOT_REPRODUCIBLE, "cpp boost of an unnamed build");
 
     // Moving a router keeps the handle; the moved-from one is empty.
     pr::round_robin_router moved = std::move(rr_java);

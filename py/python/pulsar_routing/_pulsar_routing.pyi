@@ -278,15 +278,20 @@ def profile_partition(
     mode: str | None = None,
     ordering_key: str | bytes | None = None,
     unsigned_char: bool = False,
+    boost: str | None = None,
     boost_1_74_x86_64: bool = False,
 ) -> int | None:
     """The partition a client of `profile` sends a keyed message to; None when it routes it as keyless.
 
     `scheme` ("java_string", "murmur3_32", "boost") and `mode` ("default",
     "round_robin", "single_partition") override the client's defaults;
-    `unsigned_char` and `boost_1_74_x86_64` describe a C++/Python build.
-    Raises ProfileRouteError for BoostHash of an unknown Boost build (the
-    C++ and Python default), and where the producer fails the send: C++ and
+    `unsigned_char` and `boost` describe a C++/Python build: `boost` is the
+    Boost release it was built with ("1.74", "1.81", "1.85.0"; 1.33 to 1.91),
+    which picks one of four generations of boost::hash<std::string> (1.33,
+    1.62, 1.81, 1.82). Python defaults to the current pulsar-client wheel's
+    (Boost 1.82 and later); `boost_1_74_x86_64=True` is the deprecated
+    spelling of boost="1.74". Raises ProfileRouteError for C++'s BoostHash
+    without `boost` (C++ builds vary), and where the producer fails the send: C++ and
     Python cast the partition to a 16-bit short, so above 32767 partitions
     a key whose hash % n is 83783 goes to 18247, and one whose short is
     negative fails. ProfileConfigError for an option the client does not
@@ -301,6 +306,7 @@ def profile_partitions(
     scheme: str | None = None,
     mode: str | None = None,
     unsigned_char: bool = False,
+    boost: str | None = None,
     boost_1_74_x86_64: bool = False,
 ) -> NDArray[np.int32]:
     """profile_partition of every key as an int32 array; -1 where the client routes the message as keyless,
@@ -312,14 +318,16 @@ def profile_key_hash_name(
     scheme: str | None = None,
     mode: str | None = None,
     unsigned_char: bool = False,
+    boost: str | None = None,
     boost_1_74_x86_64: bool = False,
 ) -> str:
     """The name of the key hash the client applies under these options (for profile_key_hash)."""
 
 def profile_key_hash(data: str | _Bytes, hash: str, /) -> int:
     """A client key hash by name: "java_string", "murmur3_32", "go_java_string", "cpp_java_string",
-    "cpp_java_string_unsigned_char", "cpp_boost" (raises ProfileRouteError), "cpp_boost_1_74_x86_64",
-    "murmur3_32_unmasked"."""
+    "cpp_java_string_unsigned_char", "cpp_boost" (raises ProfileRouteError), "cpp_boost_1_33",
+    "cpp_boost_1_33_unsigned_char", "cpp_boost_1_62" (also "cpp_boost_1_74_x86_64"),
+    "cpp_boost_1_62_unsigned_char", "cpp_boost_1_81", "cpp_boost_1_82", "murmur3_32_unmasked"."""
 
 def go_partition_index(topic: str, /) -> int:
     """The partition index pulsar-client-go reads from a topic name (TopicNameError: Go's Atoi error)."""
@@ -358,12 +366,14 @@ class ProfileRouter:
         scheme: str | None = None,
         mode: str | None = None,
         unsigned_char: bool = False,
+        boost: str | None = None,
         boost_1_74_x86_64: bool = False,
         batching: bool | None = None,
         batching_max_messages: int | None = None,
         batching_max_bytes: int | None = None,
         batching_max_publish_delay_ns: int | None = None,
         partition_switch_frequency: int | None = None,
+        lazy_start_partitioned_producers: bool = False,
         start: int = 0,
         created_ns: int = 0,
     ) -> Self: ...
@@ -484,7 +494,8 @@ def cpp_partitioned_producer_check(partition: int, num_partitions: int) -> int:
     """C++'s producer check: the short-cast partition, or ProfileRouteError where the send fails."""
 
 def boost_hash_1_74_x86_64_raw(data: str | _Bytes, /) -> int:
-    """Boost 1.74's 64-bit boost::hash<std::string> on x86-64 (BoostHash masks it to 31 bits)."""
+    """Boost 1.62 to 1.80's 64-bit boost::hash<std::string> on x86-64, Boost 1.74's included
+    (BoostHash masks it to 31 bits)."""
 
 def go_atoi(text: str, /) -> int:
     """Go's strconv.Atoi; raises PulsarRoutingError with Go's message."""

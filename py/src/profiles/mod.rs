@@ -9,8 +9,9 @@ pub(crate) use router::*;
 use numpy::PyArray1;
 use pulsar_routing::PartitionCount;
 use pulsar_routing::profiles::{
-    BoostVersion, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig,
-    ProfileKey, ProfileKeying, ProfileMessage, ProfileMode, ProfileRouteError as CoreRouteError,
+    BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash,
+    ProfileConfig, ProfileKey, ProfileKeying, ProfileMessage, ProfileMode,
+    ProfileRouteError as CoreRouteError,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -45,8 +46,7 @@ pub(crate) fn profile_config(
     profile: &str,
     scheme: Option<&str>,
     mode: Option<&str>,
-    unsigned_char: bool,
-    boost_1_74_x86_64: bool,
+    build: BuildOptions<'_>,
 ) -> PyResult<(ClientProfile, ProfileConfig)> {
     let profile: ClientProfile = profile.parse().map_err(|e| config_error(format!("{e}")))?;
     let mut config = ProfileConfig::client_default(profile);
@@ -59,13 +59,60 @@ pub(crate) fn profile_config(
         let mode: ProfileMode = mode.parse().map_err(|e| config_error(format!("{e}")))?;
         config = config.with_mode(mode);
     }
-    if unsigned_char {
+    if build.unsigned_char {
         config.char_signedness = CharSignedness::Unsigned;
     }
-    if boost_1_74_x86_64 {
-        config.boost = BoostVersion::Boost1_74X86_64;
-    }
+    config.boost = boost_generation(profile, build.boost, build.boost_1_74_x86_64)?;
     Ok((profile, config))
+}
+
+/// The options describing how a C++ or Python client was built, as the
+/// Python functions take them.
+#[derive(Clone, Copy)]
+pub(crate) struct BuildOptions<'a> {
+    unsigned_char: bool,
+    boost: Option<&'a str>,
+    boost_1_74_x86_64: bool,
+}
+
+impl<'a> BuildOptions<'a> {
+    pub(crate) fn new(
+        unsigned_char: bool,
+        boost: Option<&'a str>,
+        boost_1_74_x86_64: bool,
+    ) -> Self {
+        Self {
+            unsigned_char,
+            boost,
+            boost_1_74_x86_64,
+        }
+    }
+}
+
+/// The Boost generation of the `boost=` option (a release such as `"1.74"`
+/// or `"1.85.0"`), or of the deprecated `boost_1_74_x86_64=True`; `None`
+/// keeps the client's default. Only the C++ and Python clients use Boost.
+fn boost_generation(
+    profile: ClientProfile,
+    boost: Option<&str>,
+    boost_1_74_x86_64: bool,
+) -> PyResult<Option<BoostHashGeneration>> {
+    let generation = match (boost, boost_1_74_x86_64) {
+        (None, false) => return Ok(None),
+        (None, true) => BoostHashGeneration::Boost1_62,
+        (Some(_), true) => {
+            return Err(config_error(
+                "give the Boost release with boost= only (boost_1_74_x86_64=True is boost=\"1.74\")",
+            ));
+        }
+        (Some(release), false) => release.parse().map_err(|e| config_error(format!("{e}")))?,
+    };
+    if !matches!(profile, ClientProfile::Cpp | ClientProfile::Python) {
+        return Err(config_error(format!(
+            "the {profile} client does not use Boost: boost= applies to the cpp and python profiles"
+        )));
+    }
+    Ok(Some(generation))
 }
 
 /// The keying of `profile` with the given options over its defaults.
@@ -73,11 +120,9 @@ fn keying(
     profile: &str,
     scheme: Option<&str>,
     mode: Option<&str>,
-    unsigned_char: bool,
-    boost_1_74_x86_64: bool,
+    build: BuildOptions<'_>,
 ) -> PyResult<ProfileKeying> {
-    let (profile, config) =
-        profile_config(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?;
+    let (profile, config) = profile_config(profile, scheme, mode, build)?;
     ProfileKeying::new(profile, &config).map_err(|e| config_error(e.to_string()))
 }
 
@@ -214,7 +259,7 @@ fn lone_surrogate(what: &dyn std::fmt::Display) -> PyErr {
 #[pyfunction]
 #[pyo3(signature = (
     key, num_partitions, profile = "java", *, scheme = None, mode = None,
-    ordering_key = None, unsigned_char = false, boost_1_74_x86_64 = false,
+    ordering_key = None, unsigned_char = false, boost = None, boost_1_74_x86_64 = false,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn profile_partition(
@@ -226,10 +271,16 @@ pub(crate) fn profile_partition(
     mode: Option<&str>,
     ordering_key: Option<&Bound<'_, PyAny>>,
     unsigned_char: bool,
+    boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<Option<u32>> {
     let n = partition_count(py, num_partitions)?;
-    let keying = keying(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?;
+    let keying = keying(
+        profile,
+        scheme,
+        mode,
+        BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
+    )?;
     let key = ClientKey::extract(key, &"key")?;
     let ordering = match ordering_key {
         Some(obj) if !obj.is_none() => Some(ClientKey::extract(obj, &"ordering_key")?),
@@ -249,7 +300,7 @@ pub(crate) fn profile_partition(
 #[pyfunction]
 #[pyo3(signature = (
     keys, num_partitions, profile = "java", *, scheme = None, mode = None,
-    unsigned_char = false, boost_1_74_x86_64 = false,
+    unsigned_char = false, boost = None, boost_1_74_x86_64 = false,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn profile_partitions<'py>(
@@ -260,11 +311,17 @@ pub(crate) fn profile_partitions<'py>(
     scheme: Option<&str>,
     mode: Option<&str>,
     unsigned_char: bool,
+    boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let route = ProfileRoute {
         n: partition_count(py, num_partitions)?,
-        keying: keying(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?,
+        keying: keying(
+            profile,
+            scheme,
+            mode,
+            BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
+        )?,
     };
     route_all(py, keys, &route)
 }
@@ -274,20 +331,24 @@ pub(crate) fn profile_partitions<'py>(
 #[pyfunction]
 #[pyo3(signature = (
     profile = "java", *, scheme = None, mode = None, unsigned_char = false,
-    boost_1_74_x86_64 = false,
+    boost = None, boost_1_74_x86_64 = false,
 ))]
 pub(crate) fn profile_key_hash_name(
     profile: &str,
     scheme: Option<&str>,
     mode: Option<&str>,
     unsigned_char: bool,
+    boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<&'static str> {
-    Ok(
-        keying(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?
-            .hash()
-            .name(),
-    )
+    Ok(keying(
+        profile,
+        scheme,
+        mode,
+        BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
+    )?
+    .hash()
+    .name())
 }
 
 /// A client key hash by name (see `profile_key_hash_name`); a `str` is
@@ -341,8 +402,9 @@ pub(crate) fn cpp_partitioned_producer_check(
         .map_err(route_error)
 }
 
-/// Boost 1.74's `boost::hash<std::string>` on x86-64, all 64 bits (C++'s
-/// `BoostHash` is it masked to 31 bits); a `str` is hashed as its UTF-8.
+/// Boost 1.62 to 1.80's `boost::hash<std::string>` on x86-64 (Boost 1.74
+/// included), all 64 bits (C++'s `BoostHash` is it masked to 31 bits); a
+/// `str` is hashed as its UTF-8.
 #[pyfunction]
 #[pyo3(signature = (data, /))]
 pub(crate) fn boost_hash_1_74_x86_64_raw(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u64> {

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 
 use crate::errors::partition_count;
 use crate::lock;
-use crate::profiles::{ClientKey, config_error, profile_config, route_error};
+use crate::profiles::{BuildOptions, ClientKey, config_error, profile_config, route_error};
 
 /// Unix epoch nanoseconds, what the clients' clocks read.
 fn epoch_ns() -> i64 {
@@ -47,6 +47,9 @@ pub(crate) fn int_bits(value: i64, what: &str) -> PyResult<u32> {
 /// index or single partition, DotPulsar's single partition; in
 /// `[-2**31, 2**32)`, a negative Java `int` taken as its bits) and
 /// `created_ns`, when the producer was created (Unix epoch nanoseconds).
+/// `lazy_start_partitioned_producers` (C++ and Python only) models the
+/// start message that producer routes at creation: keyless round robin
+/// shifts by one message.
 #[pyclass(frozen, module = "pulsar_routing", name = "ProfileRouter")]
 pub(crate) struct PyProfileRouter {
     inner: Mutex<ProfileRouter>,
@@ -57,9 +60,10 @@ impl PyProfileRouter {
     #[new]
     #[pyo3(signature = (
         profile = "java", *, scheme = None, mode = None, unsigned_char = false,
-        boost_1_74_x86_64 = false, batching = None, batching_max_messages = None,
+        boost = None, boost_1_74_x86_64 = false, batching = None, batching_max_messages = None,
         batching_max_bytes = None, batching_max_publish_delay_ns = None,
-        partition_switch_frequency = None, start = 0, created_ns = 0,
+        partition_switch_frequency = None, lazy_start_partitioned_producers = false, start = 0,
+        created_ns = 0,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -67,18 +71,24 @@ impl PyProfileRouter {
         scheme: Option<&str>,
         mode: Option<&str>,
         unsigned_char: bool,
+        boost: Option<&str>,
         boost_1_74_x86_64: bool,
         batching: Option<bool>,
         batching_max_messages: Option<u32>,
         batching_max_bytes: Option<u32>,
         batching_max_publish_delay_ns: Option<i64>,
         partition_switch_frequency: Option<i32>,
+        lazy_start_partitioned_producers: bool,
         start: i64,
         created_ns: i64,
     ) -> PyResult<Self> {
         let start = int_bits(start, "start")?;
-        let (profile, mut config) =
-            profile_config(profile, scheme, mode, unsigned_char, boost_1_74_x86_64)?;
+        let (profile, mut config) = profile_config(
+            profile,
+            scheme,
+            mode,
+            BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
+        )?;
         let b = &mut config.batching;
         b.enabled = batching.unwrap_or(b.enabled);
         b.max_messages = batching_max_messages.unwrap_or(b.max_messages);
@@ -86,6 +96,7 @@ impl PyProfileRouter {
         b.max_publish_delay_ns = batching_max_publish_delay_ns.unwrap_or(b.max_publish_delay_ns);
         b.partition_switch_frequency =
             partition_switch_frequency.unwrap_or(b.partition_switch_frequency);
+        config.lazy_start = lazy_start_partitioned_producers;
         let router = ProfileRouter::new(profile, &config, ProfileSeed { start, created_ns })
             .map_err(|e| config_error(e.to_string()))?;
         Ok(Self {

@@ -5,9 +5,11 @@ A *setup* names how a producer routes keys:
 * a Pulsar client profile with its defaults: ``java``, ``go``, ``cpp``,
   ``python``, ``pulsar-rs``, ``dotpulsar``;
 * a profile with one option, ``PROFILE:OPTION``, where the option is a
-  hashing scheme (``java_string``, ``murmur3_32``, ``boost``), the
-  reproducible BoostHash of Boost 1.74 on x86-64 (``boost_1_74_x86_64``), or
-  a routing mode (``round_robin``, ``single_partition``);
+  hashing scheme (``java_string``, ``murmur3_32``, ``boost``), the BoostHash
+  of the Boost release a C++ or Python client was built with
+  (``boost_1_74``, ``boost_1_81``, ``boost_1_85``...: one of the generations
+  1.33, 1.62, 1.81 and 1.82; ``boost_1_74_x86_64`` is an older spelling of
+  ``boost_1_74``), or a routing mode (``round_robin``, ``single_partition``);
 * ``kafka`` (the Java Kafka client: ``toPositive(murmur2(key)) % n``) or
   ``kafka:PARTITIONER`` (a librdkafka partitioner, e.g. ``kafka:consistent_random``).
 
@@ -36,7 +38,8 @@ PROFILES = ("java", "go", "cpp", "python", "pulsar-rs", "dotpulsar")
 DEFAULT_CLIENT_SETUPS = (
     "java",
     "go",
-    "cpp:boost_1_74_x86_64",
+    "cpp:boost_1_74",
+    "python",
     "cpp:java_string",
     "pulsar-rs:round_robin",
     "dotpulsar",
@@ -44,9 +47,13 @@ DEFAULT_CLIENT_SETUPS = (
     "kafka",
 )
 """The setups compared by default: every client's default keyed routing
-(C++ and Python's BoostHash as built with Boost 1.74 on x86-64; pulsar-rs
-with the ``RoundRobin`` policy, the one under which it reads keys), the one
-scheme Java, Go and C++ agree on, and Kafka's Java client."""
+(C++'s BoostHash as built with Boost 1.74, Debian 12's and the generation of
+the C++ client's own packages up to 3.4 and of pulsar-client wheels up to
+3.5; Python's as the current wheel, Boost 1.82 and later; pulsar-rs with the
+``RoundRobin`` policy, the one under which it reads keys), the one scheme
+Java, Go and C++ agree on, and Kafka's Java client. ``cpp:boost_1_74``
+against ``python`` is what upgrading from an old C++ build to the current
+wheel does to keyed routing."""
 
 _MODES = ("default", "round_robin", "single_partition")
 
@@ -58,7 +65,8 @@ def setup_partitions(keys: Any, partitions: int, setup: str) -> NDArray[np.int32
     ``keys`` is anything :func:`pulsar_routing.profile_partitions` takes.
     Raises :class:`pulsar_routing.ProfileConfigError` for an unknown setup and
     :class:`pulsar_routing.ProfileRouteError` for one that cannot be
-    reproduced (``cpp`` and ``python`` default to BoostHash of an unknown Boost).
+    reproduced (``cpp`` defaults to BoostHash of an unnamed Boost: name it,
+    e.g. ``cpp:boost_1_74``).
     """
     name, _, option = setup.partition(":")
     if name == "kafka":
@@ -66,7 +74,10 @@ def setup_partitions(keys: Any, partitions: int, setup: str) -> NDArray[np.int32
     if not option:
         return profile_partitions(keys, partitions, name)
     if option == "boost_1_74_x86_64":
-        return profile_partitions(keys, partitions, name, scheme="boost", boost_1_74_x86_64=True)
+        option = "boost_1_74"
+    if option.startswith("boost_1_"):
+        release = "1." + option.removeprefix("boost_1_")
+        return profile_partitions(keys, partitions, name, scheme="boost", boost=release)
     if option in _MODES:
         return profile_partitions(keys, partitions, name, mode=option)
     return profile_partitions(keys, partitions, name, scheme=option)
@@ -81,8 +92,8 @@ def client_divergence(
 ) -> ClientDivergenceReport:
     """The share of keys (and traffic) every pair of ``setups`` sends to different partitions.
 
-    A setup that cannot be reproduced (``cpp``: BoostHash of an unknown
-    Boost build) is left out and listed in ``skipped`` with the reason; an
+    A setup that cannot be reproduced (``cpp``: BoostHash of an unnamed
+    Boost) is left out and listed in ``skipped`` with the reason; an
     unknown setup raises :class:`pulsar_routing.ProfileConfigError`.
     """
     sample = key_sample(keys, weights)
@@ -119,6 +130,16 @@ def client_divergence(
                     )
                 )
     notes = client_notes()
+    cpp_setups = [s for s in used if s.partition(":")[0] in ("cpp", "python")]
+    above = [n for n in counts if n > 32_767]
+    if cpp_setups and above:
+        notes.append(
+            f"{', '.join(cpp_setups)} at {', '.join(map(str, above))} partitions: more than 32767. The C++ "
+            "client (and the Python wheel over it) casts partitions to a 16-bit short; with "
+            "lazy_start_partitioned_producers it also indexes its producers with that short at start, "
+            "which crashed about one start in four at 40,000 partitions. Keep C++ and Python producers "
+            "at 32767 partitions or fewer."
+        )
     for (setup, n), parts in routed.items():
         failed = int((parts == -2).sum())
         if failed:
@@ -140,4 +161,8 @@ def client_notes() -> list[str]:
         "with it: give them one scheme (Murmur3_32Hash is the one Java, Go and C++ agree on for every key; "
         "pulsar-rs and DotPulsar match them only for a power-of-two partition count).",
         "Go hashes UTF-8 bytes without Java's mask: on ASCII keys it agrees with Java whenever n is a power of two.",
+        "C++ and Python route keys with BoostHash, which changed with Boost 1.62, 1.81 and 1.82: C++ builds "
+        "with Boost 1.62 to 1.80 (pulsar-client-cpp packages up to 3.4, pulsar-client wheels up to 3.5) and "
+        "current ones (Boost 1.82 and later: C++ 3.5+, wheels 3.6+) send almost every key to a different "
+        "partition. Compare cpp:boost_1_74 with python before upgrading, or move every client to Murmur3_32Hash.",
     ]
