@@ -30,9 +30,9 @@ use pulsar_routing::lookup::{
     ServerError, TopicLookup,
 };
 use pulsar_routing::profiles::{
-    BoostVersion, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash, ProfileConfig,
-    ProfileConfigError, ProfileKey, ProfileKeying, ProfileMessage, ProfileMode, ProfileRouteError,
-    ProfileRouter, ProfileSeed, UnknownClientProfile, cpp_partition_index,
+    BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash,
+    ProfileConfig, ProfileConfigError, ProfileKey, ProfileKeying, ProfileMessage, ProfileMode,
+    ProfileRouteError, ProfileRouter, ProfileSeed, UnknownClientProfile, cpp_partition_index,
     cpp_partitioned_producer_check, go_partition_index,
 };
 use pulsar_routing::sender::{
@@ -407,7 +407,7 @@ fn profile_config(a: &Args) -> Result<(ClientProfile, ProfileConfig), Failure> {
         config.char_signedness = CharSignedness::Unsigned;
     }
     if flag(a, "boost_1_74_x86_64", false) {
-        config.boost = BoostVersion::Boost1_74X86_64;
+        config.boost = Some(BoostHashGeneration::Boost1_62);
     }
     if let Some(b) = arg(a, "batching").and_then(Value::as_bool) {
         config = config.with_batching_enabled(b);
