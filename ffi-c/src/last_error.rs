@@ -3,8 +3,9 @@
 //! A status code names a kind of failure; Java's message often quotes the
 //! values involved ("Illegal partition index chosen by the message routing
 //! policy: 5"). Every failure that comes from a core error records that
-//! error's `Display` here, so a C, C++ or Go caller gets the same text as
-//! Rust and Python, without a second copy of any message in this crate.
+//! error's `Display` here, so a C or C++ caller gets the same text as Rust
+//! and Python, without a second copy of any message in this crate. (Go
+//! cannot use it: a goroutine may change threads between two cgo calls.)
 
 use core::cell::RefCell;
 use core::fmt;
