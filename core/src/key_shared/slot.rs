@@ -192,10 +192,16 @@ impl SelectorKind {
     /// The short name.
     #[must_use]
     pub const fn name(self) -> &'static str {
+        crate::names::str_of(self.c_name())
+    }
+
+    /// [`SelectorKind::name`] as a C string.
+    #[must_use]
+    pub const fn c_name(self) -> &'static core::ffi::CStr {
         match self {
-            Self::AutoSplit => "auto_split",
-            Self::ConsistentHashing => "consistent_hashing",
-            Self::Exclusive => "exclusive",
+            Self::AutoSplit => c"auto_split",
+            Self::ConsistentHashing => c"consistent_hashing",
+            Self::Exclusive => c"exclusive",
         }
     }
 

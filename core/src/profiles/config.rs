@@ -27,10 +27,16 @@ impl ClientHashingScheme {
     /// The short name: `"java_string"`, `"murmur3_32"` or `"boost"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
+        crate::names::str_of(self.c_name())
+    }
+
+    /// [`ClientHashingScheme::name`] as a C string.
+    #[must_use]
+    pub const fn c_name(self) -> &'static core::ffi::CStr {
         match self {
-            Self::JavaStringHash => "java_string",
-            Self::Murmur3_32Hash => "murmur3_32",
-            Self::BoostHash => "boost",
+            Self::JavaStringHash => c"java_string",
+            Self::Murmur3_32Hash => c"murmur3_32",
+            Self::BoostHash => c"boost",
         }
     }
 }

@@ -282,20 +282,26 @@ impl KeyHash {
     /// `"go_java_string"` or `"cpp_boost_1_82"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
+        crate::names::str_of(self.c_name())
+    }
+
+    /// [`KeyHash::name`] as a C string.
+    #[must_use]
+    pub const fn c_name(self) -> &'static core::ffi::CStr {
         match self {
-            Self::JavaStringHash => "java_string",
-            Self::Murmur3_32 => "murmur3_32",
-            Self::GoJavaStringHash => "go_java_string",
-            Self::CppJavaStringHash => "cpp_java_string",
-            Self::CppJavaStringHashUnsignedChar => "cpp_java_string_unsigned_char",
-            Self::CppBoostHash => "cpp_boost",
-            Self::CppBoostHash1_33 => "cpp_boost_1_33",
-            Self::CppBoostHash1_33UnsignedChar => "cpp_boost_1_33_unsigned_char",
-            Self::CppBoostHash1_62 => "cpp_boost_1_62",
-            Self::CppBoostHash1_62UnsignedChar => "cpp_boost_1_62_unsigned_char",
-            Self::CppBoostHash1_81 => "cpp_boost_1_81",
-            Self::CppBoostHash1_82 => "cpp_boost_1_82",
-            Self::Murmur3_32Unmasked => "murmur3_32_unmasked",
+            Self::JavaStringHash => c"java_string",
+            Self::Murmur3_32 => c"murmur3_32",
+            Self::GoJavaStringHash => c"go_java_string",
+            Self::CppJavaStringHash => c"cpp_java_string",
+            Self::CppJavaStringHashUnsignedChar => c"cpp_java_string_unsigned_char",
+            Self::CppBoostHash => c"cpp_boost",
+            Self::CppBoostHash1_33 => c"cpp_boost_1_33",
+            Self::CppBoostHash1_33UnsignedChar => c"cpp_boost_1_33_unsigned_char",
+            Self::CppBoostHash1_62 => c"cpp_boost_1_62",
+            Self::CppBoostHash1_62UnsignedChar => c"cpp_boost_1_62_unsigned_char",
+            Self::CppBoostHash1_81 => c"cpp_boost_1_81",
+            Self::CppBoostHash1_82 => c"cpp_boost_1_82",
+            Self::Murmur3_32Unmasked => c"murmur3_32_unmasked",
         }
     }
 

@@ -36,13 +36,19 @@ impl ClientProfile {
     /// `"python"`, `"pulsar-rs"` or `"dotpulsar"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
+        crate::names::str_of(self.c_name())
+    }
+
+    /// [`ClientProfile::name`] as a C string.
+    #[must_use]
+    pub const fn c_name(self) -> &'static core::ffi::CStr {
         match self {
-            Self::Java => "java",
-            Self::Go => "go",
-            Self::Cpp => "cpp",
-            Self::Python => "python",
-            Self::PulsarRs => "pulsar-rs",
-            Self::DotPulsar => "dotpulsar",
+            Self::Java => c"java",
+            Self::Go => c"go",
+            Self::Cpp => c"cpp",
+            Self::Python => c"python",
+            Self::PulsarRs => c"pulsar-rs",
+            Self::DotPulsar => c"dotpulsar",
         }
     }
 }

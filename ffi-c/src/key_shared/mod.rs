@@ -228,14 +228,7 @@ pub extern "C" fn pulsar_routing_selector_kind_name(
     kind: pulsar_routing_selector_kind,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        // The core's names lack the NUL; ffi-c/src/tests/key_shared.rs holds
-        // them equal.
-        match kind_from_c(kind) {
-            Ok(SelectorKind::AutoSplit) => c"auto_split".as_ptr(),
-            Ok(SelectorKind::ConsistentHashing) => c"consistent_hashing".as_ptr(),
-            Ok(SelectorKind::Exclusive) => c"exclusive".as_ptr(),
-            Err(_) => core::ptr::null(),
-        }
+        kind_from_c(kind).map_or(core::ptr::null(), |k| k.c_name().as_ptr())
     }
 }
 

@@ -233,9 +233,13 @@ pub(crate) fn scheme_to_c(
 /// The static name of a C scheme value, or `None`.
 fn scheme_name(scheme: pulsar_routing_client_hashing_scheme) -> Option<&'static core::ffi::CStr> {
     match scheme {
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING => Some(c"java_string"),
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 => Some(c"murmur3_32"),
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => Some(c"boost"),
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING => {
+            Some(ClientHashingScheme::JavaStringHash.c_name())
+        }
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 => {
+            Some(ClientHashingScheme::Murmur3_32Hash.c_name())
+        }
+        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => Some(ClientHashingScheme::BoostHash.c_name()),
         _ => BOOST_SCHEMES
             .iter()
             .find(|(value, _, _)| *value == scheme)
@@ -285,35 +289,6 @@ pub(crate) fn hash_to_c(hash: KeyHash) -> pulsar_routing_profile_hash {
 
 /// A `&'static CStr` from a core name without its NUL: the names are few
 /// and fixed, so they are listed here; the tests hold them equal.
-fn profile_c_name(profile: ClientProfile) -> &'static core::ffi::CStr {
-    match profile {
-        ClientProfile::Java => c"java",
-        ClientProfile::Go => c"go",
-        ClientProfile::Cpp => c"cpp",
-        ClientProfile::Python => c"python",
-        ClientProfile::PulsarRs => c"pulsar-rs",
-        ClientProfile::DotPulsar => c"dotpulsar",
-    }
-}
-
-fn hash_c_name(hash: KeyHash) -> &'static core::ffi::CStr {
-    match hash {
-        KeyHash::JavaStringHash => c"java_string",
-        KeyHash::Murmur3_32 => c"murmur3_32",
-        KeyHash::GoJavaStringHash => c"go_java_string",
-        KeyHash::CppJavaStringHash => c"cpp_java_string",
-        KeyHash::CppJavaStringHashUnsignedChar => c"cpp_java_string_unsigned_char",
-        KeyHash::CppBoostHash => c"cpp_boost",
-        KeyHash::CppBoostHash1_33 => c"cpp_boost_1_33",
-        KeyHash::CppBoostHash1_33UnsignedChar => c"cpp_boost_1_33_unsigned_char",
-        KeyHash::CppBoostHash1_62 => c"cpp_boost_1_62",
-        KeyHash::CppBoostHash1_62UnsignedChar => c"cpp_boost_1_62_unsigned_char",
-        KeyHash::CppBoostHash1_81 => c"cpp_boost_1_81",
-        KeyHash::CppBoostHash1_82 => c"cpp_boost_1_82",
-        KeyHash::Murmur3_32Unmasked => c"murmur3_32_unmasked",
-    }
-}
-
 /// The profile message of a C key and ordering key (NULL: none, with a
 /// length of 0), or the status of the first bad argument: a NULL pointer
 /// first, then an unknown or unsupported key kind, then bad UTF-8.
@@ -409,7 +384,7 @@ pub extern "C" fn pulsar_routing_client_profile_name(
 ) -> *const c_char {
     ffi_panic_boundary! {
         match profile_from_c(profile) {
-            Ok(profile) => profile_c_name(profile).as_ptr(),
+            Ok(profile) => profile.c_name().as_ptr(),
             Err(_) => core::ptr::null(),
         }
     }
@@ -538,7 +513,7 @@ pub extern "C" fn pulsar_routing_profile_hash_name(
 ) -> *const c_char {
     ffi_panic_boundary! {
         match hash_from_c(hash) {
-            Ok(hash) => hash_c_name(hash).as_ptr(),
+            Ok(hash) => hash.c_name().as_ptr(),
             Err(_) => core::ptr::null(),
         }
     }
