@@ -67,17 +67,6 @@ where
     status
 }
 
-/// `status`, after recording `error`'s message for it: for the few
-/// failures whose status is not a plain conversion of the core error.
-pub(crate) fn fail_as(
-    status: pulsar_routing_status,
-    error: &dyn fmt::Display,
-) -> pulsar_routing_status {
-    keep(error);
-    with_last(|last| last.status = status);
-    status
-}
-
 /// Called by the panic boundary when an exported function returns a
 /// failure: unless `fail` recorded this very status during the call, the
 /// status's own message is recorded, so that no earlier call's message is

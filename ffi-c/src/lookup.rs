@@ -174,22 +174,25 @@ const fn empty_action() -> pulsar_routing_lookup_action {
     }
 }
 
-/// The status of an attempt error.
-pub(crate) fn attempt_status(e: AttemptError) -> pulsar_routing_status {
-    match e {
-        AttemptError::Server(_) => pulsar_routing_status::LookupServerError,
-        AttemptError::EmptyResponse => pulsar_routing_status::LookupEmptyResponse,
-        AttemptError::MissingBrokerUrl { .. } => pulsar_routing_status::LookupMissingBrokerUrl,
-        AttemptError::TooManyRedirects { .. } => pulsar_routing_status::LookupTooManyRedirects,
-        AttemptError::GoRedirectLimit => pulsar_routing_status::LookupGoRedirectLimit,
-        AttemptError::RedirectLoop { .. } => pulsar_routing_status::LookupRedirectLoop,
-        AttemptError::AddressTooLong { .. } => pulsar_routing_status::LookupAddressTooLong,
-        AttemptError::ConnectionFailed => pulsar_routing_status::LookupConnectionFailed,
-        AttemptError::RequestTimeout => pulsar_routing_status::LookupRequestTimeout,
-        AttemptError::TooManyRequests { .. } => pulsar_routing_status::LookupTooManyRequests,
-        AttemptError::FeatureNotSupported => pulsar_routing_status::LookupFeatureNotSupported,
-        // The enum is non_exhaustive: a new variant needs a code here.
-        _ => pulsar_routing_status::Panic,
+/// The status of an attempt error: a `From`, so that `try_ok!` records
+/// the error's full message for `pulsar_routing_last_error_message`.
+impl From<AttemptError> for pulsar_routing_status {
+    fn from(e: AttemptError) -> Self {
+        match e {
+            AttemptError::Server(_) => Self::LookupServerError,
+            AttemptError::EmptyResponse => Self::LookupEmptyResponse,
+            AttemptError::MissingBrokerUrl { .. } => Self::LookupMissingBrokerUrl,
+            AttemptError::TooManyRedirects { .. } => Self::LookupTooManyRedirects,
+            AttemptError::GoRedirectLimit => Self::LookupGoRedirectLimit,
+            AttemptError::RedirectLoop { .. } => Self::LookupRedirectLoop,
+            AttemptError::AddressTooLong { .. } => Self::LookupAddressTooLong,
+            AttemptError::ConnectionFailed => Self::LookupConnectionFailed,
+            AttemptError::RequestTimeout => Self::LookupRequestTimeout,
+            AttemptError::TooManyRequests { .. } => Self::LookupTooManyRequests,
+            AttemptError::FeatureNotSupported => Self::LookupFeatureNotSupported,
+            // The enum is non_exhaustive: a new variant needs a code here.
+            _ => Self::Panic,
+        }
     }
 }
 
@@ -207,7 +210,7 @@ fn action_base(e: &Explanation) -> pulsar_routing_lookup_action {
     out.attempt = e.attempt();
     if let Some(e) = e.error() {
         out.error = match e {
-            LookupError::Attempt(a) => attempt_status(a),
+            LookupError::Attempt(a) => pulsar_routing_status::from(a),
             LookupError::DeadlineExceeded { .. } => pulsar_routing_status::LookupDeadlineExceeded,
             // The enum is non_exhaustive: a new variant needs a code here.
             _ => pulsar_routing_status::Panic,
@@ -445,10 +448,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_new(
             },
             None => LookupOptions::default(),
         };
-        let lookup = match topic_lookup(service, options, chain_capacity) {
-            Ok(l) => l,
-            Err(e) => return attempt_status(e),
-        };
+        let lookup = try_ok!(topic_lookup(service, options, chain_capacity));
         out.write(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(TopicLookupHandle {
             inner: Mutex::new((lookup, ActionStrings::default())),
         }));
@@ -829,10 +829,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
             },
             None => MetadataOptions::default(),
         };
-        let m = match PartitionedMetadataLookup::new(service, options) {
-            Ok(m) => m,
-            Err(e) => return attempt_status(e),
-        };
+        let m = try_ok!(PartitionedMetadataLookup::new(service, options));
         out.write(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(MetadataHandle {
             inner: Mutex::new((m, ActionStrings::default())),
         }));
@@ -1429,7 +1426,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
                 send_now.write(a == Admission::SendNow);
                 pulsar_routing_status::Ok
             }
-            Err(e) => crate::last_error::fail_as(pulsar_routing_status::LookupTooManyRequests, &e),
+            Err(e) => crate::last_error::fail(e),
         }
     }
 }
