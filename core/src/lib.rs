@@ -10,6 +10,7 @@
 //! - Java's [`sign_safe_mod`] and a validated [`PartitionCount`] whose
 //!   reduction needs no divide;
 //! - routing keys as the Java producer sets them ([`RoutingKey`]);
+//! - many keys in one call: [`batch`];
 //! - the routers: [`RoundRobinRouter`], [`SinglePartitionRouter`] and
 //!   [`CustomRouter`], with Java's selection rules and error messages.
 //!
@@ -52,6 +53,7 @@
 extern crate std;
 
 mod base64;
+pub mod batch;
 pub mod bundles;
 mod crc32;
 mod java_number;

@@ -1,0 +1,299 @@
+//! Many keys routed in one call, laid out as Arrow lays out a string column:
+//! one byte buffer and `count + 1` offsets, key `i` being
+//! `data[offsets[i]..offsets[i + 1]]`.
+//!
+//! That layout is what C++ (`std::string_view` arrays), Go (one cgo call
+//! for a whole slice) and Arrow callers can hand over without copying, and
+//! it lets the loop hash several keys at once.
+//!
+//! Every check runs before the first partition is written, so a batch with
+//! a bad key writes nothing, and the error says which key is bad.
+
+use core::fmt;
+
+use crate::java_string_hash::java_string_hash;
+use crate::murmur3::murmur3_32;
+use crate::partition_count::PartitionCount;
+use crate::routing_key::HashingScheme;
+
+/// Keys in one buffer, delimited by offsets (Arrow's string layout),
+/// checked once so that every key is in bounds.
+///
+/// ```
+/// use pulsar_routing::batch::KeyOffsets;
+/// let keys = KeyOffsets::new(b"abcde", &[0, 2, 2, 5])?;
+/// assert_eq!(keys.len(), 3);
+/// assert_eq!(keys.get(2), Some(&b"cde"[..]));
+/// # Ok::<(), pulsar_routing::batch::BatchError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyOffsets<'a> {
+    data: &'a [u8],
+    offsets: &'a [usize],
+}
+
+impl<'a> KeyOffsets<'a> {
+    /// Checks that `offsets` is non-empty, never decreases and never points
+    /// past `data`.
+    ///
+    /// # Errors
+    /// [`BatchError::NoOffsets`], [`BatchError::OffsetDecreases`] or
+    /// [`BatchError::OffsetPastEnd`].
+    pub fn new(data: &'a [u8], offsets: &'a [usize]) -> Result<Self, BatchError> {
+        let Some((&first, _)) = offsets.split_first() else {
+            return Err(BatchError::NoOffsets);
+        };
+        if first > data.len() {
+            return Err(BatchError::OffsetPastEnd { index: 0 });
+        }
+        for (i, pair) in offsets.windows(2).enumerate() {
+            if pair[1] < pair[0] {
+                return Err(BatchError::OffsetDecreases { index: i + 1 });
+            }
+            if pair[1] > data.len() {
+                return Err(BatchError::OffsetPastEnd { index: i + 1 });
+            }
+        }
+        Ok(Self { data, offsets })
+    }
+
+    /// The number of keys (one less than the number of offsets).
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Whether there is no key.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Key `i`, or `None` past the end.
+    #[must_use]
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&'a [u8]> {
+        let start = *self.offsets.get(i)?;
+        let end = *self.offsets.get(i + 1)?;
+        self.data.get(start..end)
+    }
+
+    /// Every key, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [u8]> + '_ {
+        // `new` checked every pair, so the fallback is never taken.
+        self.offsets
+            .windows(2)
+            .map(|pair| self.data.get(pair[0]..pair[1]).unwrap_or_default())
+    }
+
+    /// The index of the first key that is not valid UTF-8, if any.
+    ///
+    /// The bytes the keys span are checked in one pass, then each offset
+    /// must fall on a character boundary: together that is the same as
+    /// checking every key on its own, at the speed of one long check.
+    #[must_use]
+    pub fn first_invalid_utf8(&self) -> Option<usize> {
+        let start = self.offsets[0];
+        let spanned = &self.data[start..self.offsets[self.offsets.len() - 1]];
+        // The longest valid prefix of what the keys span.
+        let text = match core::str::from_utf8(spanned) {
+            Ok(text) => text,
+            Err(e) => core::str::from_utf8(&spanned[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        // Each key starts where the one before it ended, so it is valid when
+        // it ends on a character boundary of the valid prefix; the first key
+        // that ends past the prefix holds the first bad byte.
+        self.offsets[1..].iter().position(|&offset| {
+            let end = offset - start;
+            end > text.len() || !text.is_char_boundary(end)
+        })
+    }
+}
+
+/// Why a batch was refused. Nothing is written when a batch is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BatchError {
+    /// There must be one more offset than keys, so at least one.
+    NoOffsets,
+    /// `offsets[index]` is smaller than the offset before it.
+    OffsetDecreases {
+        /// The offending offset's position.
+        index: usize,
+    },
+    /// `offsets[index]` points past the end of the data.
+    OffsetPastEnd {
+        /// The offending offset's position.
+        index: usize,
+    },
+    /// The output holds a different number of entries than there are keys.
+    OutputLength {
+        /// The number of keys.
+        keys: usize,
+        /// The output's length.
+        output: usize,
+    },
+    /// Key `index` is not valid UTF-8, and the scheme hashes text (a Java
+    /// `String` cannot hold such bytes).
+    InvalidUtf8 {
+        /// The first bad key.
+        index: usize,
+    },
+}
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::NoOffsets => {
+                f.write_str("key offsets are empty: a batch of n keys needs n + 1 offsets")
+            }
+            Self::OffsetDecreases { index } => {
+                write!(f, "key offset {index} is smaller than the offset before it")
+            }
+            Self::OffsetPastEnd { index } => {
+                write!(f, "key offset {index} points past the end of the key data")
+            }
+            Self::OutputLength { keys, output } => {
+                write!(f, "{keys} keys need {keys} output entries, got {output}")
+            }
+            Self::InvalidUtf8 { index } => write!(f, "key {index} is not valid UTF-8"),
+        }
+    }
+}
+
+impl core::error::Error for BatchError {}
+
+/// The partition of every key, as [`crate::partition_for_key`] computes it
+/// one key at a time, written to `out` (one entry per key).
+///
+/// [`HashingScheme::Murmur3_32Hash`] hashes the bytes as they are: valid
+/// UTF-8 or not, the answer is the one the C++ client gives for the same
+/// `std::string`. [`HashingScheme::JavaStringHash`] hashes UTF-16 code
+/// units, so it needs text, and refuses the batch at the first key that is
+/// not UTF-8.
+///
+/// ```
+/// use pulsar_routing::batch::{KeyOffsets, partitions_for_keys};
+/// use pulsar_routing::{HashingScheme, PartitionCount, partition_for_key};
+/// let n = PartitionCount::new(12)?;
+/// let keys = KeyOffsets::new(b"user-1user-22", &[0, 6, 13])?;
+/// let mut out = [0; 2];
+/// partitions_for_keys(keys, n, HashingScheme::Murmur3_32Hash, &mut out)?;
+/// assert_eq!(out[1], partition_for_key("user-22", n, HashingScheme::Murmur3_32Hash));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`BatchError::OutputLength`] when `out` does not hold one entry per key,
+/// and [`BatchError::InvalidUtf8`] as above. `out` is untouched then.
+pub fn partitions_for_keys(
+    keys: KeyOffsets<'_>,
+    num_partitions: PartitionCount,
+    scheme: HashingScheme,
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    if out.len() != keys.len() {
+        return Err(BatchError::OutputLength {
+            keys: keys.len(),
+            output: out.len(),
+        });
+    }
+    match scheme {
+        HashingScheme::Murmur3_32Hash => {
+            for (slot, key) in out.iter_mut().zip(keys.iter()) {
+                *slot = num_partitions.reduce(murmur3_32(key));
+            }
+        }
+        HashingScheme::JavaStringHash => {
+            if let Some(index) = keys.first_invalid_utf8() {
+                return Err(BatchError::InvalidUtf8 { index });
+            }
+            for (slot, key) in out.iter_mut().zip(keys.iter()) {
+                // Every key was checked above, so the fallback is never taken.
+                let text = core::str::from_utf8(key).unwrap_or_default();
+                *slot = num_partitions.reduce(java_string_hash(text));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::partition_for_key;
+
+    fn n(count: u32) -> PartitionCount {
+        PartitionCount::new(count).unwrap()
+    }
+
+    #[test]
+    fn offsets_are_checked() {
+        assert_eq!(KeyOffsets::new(b"ab", &[]), Err(BatchError::NoOffsets));
+        assert_eq!(
+            KeyOffsets::new(b"ab", &[3]),
+            Err(BatchError::OffsetPastEnd { index: 0 })
+        );
+        assert_eq!(
+            KeyOffsets::new(b"ab", &[0, 2, 1]),
+            Err(BatchError::OffsetDecreases { index: 2 })
+        );
+        assert_eq!(
+            KeyOffsets::new(b"ab", &[0, 1, 3]),
+            Err(BatchError::OffsetPastEnd { index: 2 })
+        );
+        let empty = KeyOffsets::new(b"", &[0]).unwrap();
+        assert!(empty.is_empty());
+        partitions_for_keys(empty, n(3), HashingScheme::JavaStringHash, &mut []).unwrap();
+    }
+
+    #[test]
+    fn agrees_with_one_key_at_a_time() {
+        let data = "k1 héllo user-42  \u{1F600}x".as_bytes();
+        // Every split at a character boundary, including empty keys.
+        let offsets = [0, 2, 3, 9, 10, 17, 17, 19, 23, data.len()];
+        let keys = KeyOffsets::new(data, &offsets).unwrap();
+        for scheme in [HashingScheme::JavaStringHash, HashingScheme::Murmur3_32Hash] {
+            for count in [1, 7, 12, 1000, PartitionCount::MAX] {
+                let mut out = [u32::MAX; 9];
+                partitions_for_keys(keys, n(count), scheme, &mut out).unwrap();
+                for (i, &p) in out.iter().enumerate() {
+                    let key = core::str::from_utf8(keys.get(i).unwrap()).unwrap();
+                    assert_eq!(p, partition_for_key(key, n(count), scheme), "{key:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_is_refused_only_where_text_is_hashed() {
+        // "é" split between two keys: each key alone is invalid.
+        let data = "aé".as_bytes();
+        let keys = KeyOffsets::new(data, &[0, 1, 2, 3]).unwrap();
+        assert_eq!(keys.first_invalid_utf8(), Some(1));
+        let mut out = [7; 3];
+        assert_eq!(
+            partitions_for_keys(keys, n(5), HashingScheme::JavaStringHash, &mut out),
+            Err(BatchError::InvalidUtf8 { index: 1 })
+        );
+        assert_eq!(out, [7; 3], "a refused batch writes nothing");
+        partitions_for_keys(keys, n(5), HashingScheme::Murmur3_32Hash, &mut out).unwrap();
+        assert_eq!(out[2], n(5).reduce(murmur3_32(&data[2..3])));
+
+        let bad = KeyOffsets::new(b"ok\xffno", &[0, 2, 3, 5]).unwrap();
+        assert_eq!(bad.first_invalid_utf8(), Some(1));
+        let shifted = KeyOffsets::new(b"xxok\xff", &[2, 4, 5]).unwrap();
+        assert_eq!(shifted.first_invalid_utf8(), Some(1));
+        // A split character before a bad byte: the split comes first.
+        let split = KeyOffsets::new(b"\xc3\xa9\xff", &[0, 1, 3]).unwrap();
+        assert_eq!(split.first_invalid_utf8(), Some(0));
+    }
+
+    #[test]
+    fn output_must_match_the_keys() {
+        let keys = KeyOffsets::new(b"ab", &[0, 1, 2]).unwrap();
+        assert_eq!(
+            partitions_for_keys(keys, n(2), HashingScheme::Murmur3_32Hash, &mut [0; 3]),
+            Err(BatchError::OutputLength { keys: 2, output: 3 })
+        );
+    }
+}
