@@ -810,7 +810,11 @@ fn call_function(f: &str, a: &Args) -> Outcome {
             let n = count(a, "num_partitions")?;
             let mut data = Vec::new();
             let mut offsets = vec![0];
-            for key in arg(a, "keys").and_then(Value::as_array).into_iter().flatten() {
+            for key in arg(a, "keys")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 data.extend_from_slice(key.as_str().unwrap_or_default().as_bytes());
                 offsets.push(data.len());
             }
