@@ -551,6 +551,17 @@ func (r *conformanceRun) function(name string, a cargs) (got interface{}, err er
 		return PartitionForKey(a.str("key", ""), int(a.int("num_partitions", 0)), a.scheme())
 	case "partition_for_key_bytes":
 		return PartitionForKeyBytes(a.bytes("key"), int(a.int("num_partitions", 0)), a.scheme())
+	case "partitions_for_keys":
+		var keys []string
+		for _, k := range a["keys"].([]interface{}) {
+			keys = append(keys, k.(string))
+		}
+		ps, err := PartitionsForKeys(keys, int(a.int("num_partitions", 0)), a.scheme())
+		out := []interface{}{}
+		for _, p := range ps {
+			out = append(out, int(p))
+		}
+		return out, err
 	case "check_partition":
 		return CheckPartition(a.int("partition", 0), a.int("num_partitions", 0))
 	case "resolve_routing_mode":

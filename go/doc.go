@@ -17,6 +17,11 @@
 // Status says which check failed (errors.Is works with the Err* values).
 // No C type appears in the API.
 //
+// Speed: every call crosses into C once, which costs about as much as
+// routing a short key in pure Go. Route many keys with PartitionsForKeys
+// (one cgo call for the whole slice, about pure Go's speed per key from a
+// few dozen keys on) rather than PartitionForKey in a loop.
+//
 // Memory: routers, partitioners, Key_Shared selectors, bundle layouts,
 // sender gates and the lookup types hold C memory. Call Close
 // when done; a finalizer frees one that was not closed, but only when the

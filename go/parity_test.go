@@ -14,13 +14,11 @@ import (
 // each with the reason Go cannot or should not. An entry that Go calls
 // after all, or that C no longer exports, fails the test too, so the list
 // cannot go stale.
-var parityExempt = map[string]string{
-	// It reads the calling OS thread's last failure, and a goroutine may
-	// move to another thread between the failing cgo call and this one, so
-	// Go could report another call's message. Go errors carry the status's
-	// own message instead.
-	"pulsar_routing_last_error_message": "thread-local: goroutines migrate between OS threads",
-}
+//
+// None today: pulsar_routing_last_error_message, which reads the calling
+// OS thread's last failure, is called only inside the cgo call that
+// failed (batch.go), since a goroutine may change threads between calls.
+var parityExempt = map[string]string{}
 
 // TestParityWithC fails when a function of ffi-c/symbols.txt (the C ABI)
 // is not called from the package's non-test files, directly (C.name) or

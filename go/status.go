@@ -30,6 +30,9 @@ const (
 	StatusPartitionCountTooLarge                  Status = C.PULSAR_ROUTING_STATUS_PARTITION_COUNT_TOO_LARGE
 	StatusDivisionByZero                          Status = C.PULSAR_ROUTING_STATUS_DIVISION_BY_ZERO
 	StatusIllegalPartitionIndex                   Status = C.PULSAR_ROUTING_STATUS_ILLEGAL_PARTITION_INDEX
+	StatusBatchNoOffsets                          Status = C.PULSAR_ROUTING_STATUS_BATCH_NO_OFFSETS
+	StatusBatchOffsetDecreases                    Status = C.PULSAR_ROUTING_STATUS_BATCH_OFFSET_DECREASES
+	StatusBatchOffsetPastEnd                      Status = C.PULSAR_ROUTING_STATUS_BATCH_OFFSET_PAST_END
 	StatusCustomModeWithoutRouter                 Status = C.PULSAR_ROUTING_STATUS_CUSTOM_MODE_WITHOUT_ROUTER
 	StatusRouterWithoutCustomMode                 Status = C.PULSAR_ROUTING_STATUS_ROUTER_WITHOUT_CUSTOM_MODE
 	StatusSwitchFrequencyTooSmall                 Status = C.PULSAR_ROUTING_STATUS_SWITCH_FREQUENCY_TOO_SMALL

@@ -173,6 +173,21 @@ enum pulsar_routing_status
    */
   PULSAR_ROUTING_STATUS_ILLEGAL_PARTITION_INDEX = 200,
   /*
+   A batch of keys has no offsets: `count` was `SIZE_MAX`, and a batch
+   of `count` keys needs `count + 1` offsets.
+   */
+  PULSAR_ROUTING_STATUS_BATCH_NO_OFFSETS = 210,
+  /*
+   A key offset of a batch is smaller than the one before it
+   (`pulsar_routing_last_error_message` names it).
+   */
+  PULSAR_ROUTING_STATUS_BATCH_OFFSET_DECREASES = 211,
+  /*
+   A key offset of a batch is past the end of the key data, which the
+   last offset ends (`pulsar_routing_last_error_message` names it).
+   */
+  PULSAR_ROUTING_STATUS_BATCH_OFFSET_PAST_END = 212,
+  /*
    Routing mode `CustomPartition` without a custom router.
    */
   PULSAR_ROUTING_STATUS_CUSTOM_MODE_WITHOUT_ROUTER = 300,
@@ -897,6 +912,15 @@ typedef struct pulsar_routing_single_partition_router pulsar_routing_single_part
  handles are independent.
  */
 typedef struct pulsar_routing_topic_lookup pulsar_routing_topic_lookup;
+
+/*
+ A hashing scheme: one of the `PULSAR_ROUTING_HASHING_SCHEME_*` values.
+
+ An integer rather than a C enum so that every function can reject an
+ unknown value with `PULSAR_ROUTING_STATUS_UNKNOWN_HASHING_SCHEME`
+ instead of trusting it.
+ */
+typedef uint32_t pulsar_routing_hashing_scheme;
 
 /*
  A namespace's bundle layout (Java's `NamespaceBundles`): `k + 1` sorted
@@ -1687,15 +1711,6 @@ typedef int32_t (*pulsar_routing_custom_router_callback)(void *context,
  `PULSAR_ROUTING_MESSAGE_ROUTING_MODE_*` values.
  */
 typedef uint32_t pulsar_routing_message_routing_mode;
-
-/*
- A hashing scheme: one of the `PULSAR_ROUTING_HASHING_SCHEME_*` values.
-
- An integer rather than a C enum so that every function can reject an
- unknown value with `PULSAR_ROUTING_STATUS_UNKNOWN_HASHING_SCHEME`
- instead of trusting it.
- */
-typedef uint32_t pulsar_routing_hashing_scheme;
 
 /*
  The producer settings of a gate. Fill it with
@@ -2493,6 +2508,50 @@ pulsar_routing_status pulsar_routing_encode_base64(const uint8_t *bytes,
                                                    uint8_t *buf,
                                                    size_t buf_len,
                                                    size_t *written);
+
+/*
+ The partition of every key of a batch, as `pulsar_routing_partition_for_key`
+ computes it one key at a time.
+
+ - `data`: the keys' bytes, back to back; it holds `offsets[count]`
+   bytes. Must not be NULL, even when every key is empty.
+ - `offsets`: `count + 1` offsets into `data`, Arrow's string layout:
+   key `i` is `data[offsets[i] .. offsets[i + 1]]`. They never decrease;
+   `offsets[0]` need not be 0 (a slice of a column). Must not be NULL,
+   even when `count` is 0 (it then holds one offset).
+ - `count`: the number of keys. 0 is a valid, empty batch: `OK`, and
+   nothing is written.
+ - `num_partitions`: the topic's partition count, 1 to 2147483647.
+ - `partitions_out`: `count` entries, receiving the partition of each key
+   on success. Must not be NULL, even when `count` is 0, and must not
+   overlap the inputs.
+
+ Bytes that are not UTF-8, as for the single call: Murmur3_32Hash hashes
+ them as they are (the C++ client's answer for the same `std::string`),
+ JavaStringHash refuses the batch with `INVALID_UTF8`.
+
+ Returns `OK`, `NULL_PARAMETER`, `BATCH_NO_OFFSETS` (`count` is
+ `SIZE_MAX`, so there cannot be `count + 1` offsets),
+ `BATCH_OFFSET_DECREASES`, `BATCH_OFFSET_PAST_END` (an offset above the
+ last one, which ends the data), `INVALID_UTF8` (JavaStringHash only),
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+ `PARTITION_COUNT_TOO_LARGE` or `UNKNOWN_HASHING_SCHEME`, checked in that
+ order. A failed call writes nothing to `partitions_out`; right after it,
+ `pulsar_routing_last_error_message` names the first bad offset or key
+ (`key 3 is not valid UTF-8`). Thread-safe; allocates nothing; borrows
+ its inputs for the call only.
+
+ # Safety
+ `offsets` must point to `count + 1` readable `size_t`s, `data` to
+ `offsets[count]` readable bytes, and `partitions_out` must be valid for
+ writing `count` `uint32_t`s.
+ */
+pulsar_routing_status pulsar_routing_partitions_for_keys(const uint8_t *data,
+                                                         const size_t *offsets,
+                                                         size_t count,
+                                                         int64_t num_partitions,
+                                                         pulsar_routing_hashing_scheme scheme,
+                                                         uint32_t *partitions_out);
 
 /*
  Initialises `layout` to the layout the broker gives a namespace
@@ -6585,10 +6644,18 @@ pulsar_routing_status pulsar_routing_key_partition(struct pulsar_routing_key key
  - `num_partitions`: the topic's partition count, 1 to 2147483647.
  - `partition_out`: receives the partition on success.
 
- Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
- `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE`,
- `UNKNOWN_HASHING_SCHEME` or `INVALID_UTF8`. Thread-safe; allocates
- nothing.
+ Bytes that are not UTF-8: `PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32`
+ hashes the bytes as they are, without looking at them, and gives the
+ partition the C++ client gives for the same `std::string`;
+ `PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING` hashes UTF-16 units, which
+ only text has, and returns `INVALID_UTF8` (a Java `String` cannot hold
+ such bytes; `pulsar_routing_java_string_hash_bytes` decodes them as
+ `new String(bytes, UTF_8)` would).
+
+ Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8` (JavaStringHash only),
+ `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+ `PARTITION_COUNT_TOO_LARGE` or `UNKNOWN_HASHING_SCHEME`. Thread-safe;
+ allocates nothing.
 
  # Safety
  `key` must point to `len` readable bytes and `partition_out` must be

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -375,6 +376,52 @@ inline uint32_t partition_for_key_bytes(bytes_view bytes, int64_t num_partitions
         bytes.data(), bytes.size(), num_partitions,
         static_cast<pulsar_routing_hashing_scheme>(scheme), &p));
     return p;
+}
+
+/// The partition of every key, in one call, as `partition_for_key` gives
+/// it one key at a time: keys in Arrow's string layout, key `i` being
+/// `data[offsets[i] .. offsets[i + 1]]` (`offsets` holds one more entry
+/// than there are keys, and `data` ends at its last offset). Murmur3_32Hash
+/// hashes bytes that are not UTF-8 as they are; JavaStringHash refuses the
+/// batch. Throws `error` naming the first bad offset or key
+/// (`INVALID_UTF8`, `BATCH_OFFSET_DECREASES`, `BATCH_OFFSET_PAST_END`,
+/// `BATCH_NO_OFFSETS` for empty offsets) or the bad count or scheme.
+inline std::vector<uint32_t> partitions_for_keys(
+    bytes_view data, const std::vector<size_t> &offsets, int64_t num_partitions,
+    hashing_scheme scheme = hashing_scheme::java_string) {
+    // Empty offsets give count SIZE_MAX, which the library refuses
+    // (BATCH_NO_OFFSETS); a pointer it can read is still needed first.
+    static const size_t no_offset = 0;
+    const size_t *first = offsets.empty() ? &no_offset : offsets.data();
+    std::vector<uint32_t> out(offsets.empty() ? 0 : offsets.size() - 1);
+    uint32_t none = 0;
+    detail::check(pulsar_routing_partitions_for_keys(
+        data.data(), first, offsets.size() - 1, num_partitions,
+        static_cast<pulsar_routing_hashing_scheme>(scheme), out.empty() ? &none : out.data()));
+    return out;
+}
+
+/// The partition of every key of `keys`, in one call: any range whose
+/// elements convert to `std::string_view` (`std::vector<std::string_view>`,
+/// `std::vector<std::string>`, `std::array<const char *, N>`, ...). The keys
+/// are copied once into the layout the C call takes; keys already laid out
+/// that way (an Arrow column) go to the overload above without a copy.
+template <class Range, class = decltype(std::string_view(*std::begin(std::declval<const Range &>())))>
+std::vector<uint32_t> partitions_for_keys(const Range &keys, int64_t num_partitions,
+                                          hashing_scheme scheme = hashing_scheme::java_string) {
+    std::vector<size_t> offsets{0};
+    size_t total = 0;
+    for (const auto &key : keys) {
+        total += std::string_view(key).size();
+        offsets.push_back(total);
+    }
+    std::string data;
+    data.reserve(total);
+    for (const auto &key : keys) {
+        data.append(std::string_view(key));
+    }
+    return partitions_for_keys(bytes_view(data.data(), data.size()), offsets, num_partitions,
+                               scheme);
 }
 
 /// Java's `signSafeMod(dividend, divisor)`.

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use strum::{EnumCount, EnumIter, FromRepr, IntoEnumIterator};
 
+use pulsar_routing_core::batch::BatchError;
 use pulsar_routing_core::bundles::{BoundErrorKind, BundleError};
 use pulsar_routing_core::kafka::{KafkaError, Murmur2LengthMismatch, UnknownLibrdkafkaPartitioner};
 use pulsar_routing_core::key_shared::{
@@ -90,6 +91,15 @@ pub enum pulsar_routing_status {
     /// The router chose a partition outside `0 <= p < num_partitions`,
     /// where the Java producer fails the send.
     IllegalPartitionIndex = 200,
+    /// A batch of keys has no offsets: `count` was `SIZE_MAX`, and a batch
+    /// of `count` keys needs `count + 1` offsets.
+    BatchNoOffsets = 210,
+    /// A key offset of a batch is smaller than the one before it
+    /// (`pulsar_routing_last_error_message` names it).
+    BatchOffsetDecreases = 211,
+    /// A key offset of a batch is past the end of the key data, which the
+    /// last offset ends (`pulsar_routing_last_error_message` names it).
+    BatchOffsetPastEnd = 212,
     /// Routing mode `CustomPartition` without a custom router.
     CustomModeWithoutRouter = 300,
     /// A custom router with a routing mode other than `CustomPartition`.
@@ -516,6 +526,9 @@ impl pulsar_routing_status {
             Self::PartitionCountTooLarge => Core(&PartitionCountError::TooLarge),
             Self::DivisionByZero => Core(&DivisionByZero),
             Self::IllegalPartitionIndex => Text(c"Illegal partition index chosen by the message routing policy"),
+            Self::BatchNoOffsets => Core(&BatchError::NoOffsets),
+            Self::BatchOffsetDecreases => Text(c"a key offset is smaller than the offset before it"),
+            Self::BatchOffsetPastEnd => Text(c"a key offset points past the end of the key data"),
             Self::CustomModeWithoutRouter => Core(&RoutingConfigError::CustomModeWithoutRouter),
             Self::RouterWithoutCustomMode => Core(&RoutingConfigError::RouterWithoutCustomMode),
             Self::SwitchFrequencyTooSmall => Core(&RoutingConfigError::SwitchFrequencyTooSmall),
@@ -696,6 +709,22 @@ impl From<RouteError> for pulsar_routing_status {
             // The enum is non_exhaustive: a variant added to the core needs a
             // code of its own here, and until then it is this binding's bug.
             _ => Self::Panic,
+        }
+    }
+}
+
+/// A key that is not UTF-8 is the single call's `INVALID_UTF8`; the message
+/// (`key 3 is not valid UTF-8`) says which.
+impl From<BatchError> for pulsar_routing_status {
+    fn from(e: BatchError) -> Self {
+        match e {
+            BatchError::NoOffsets => Self::BatchNoOffsets,
+            BatchError::OffsetDecreases { .. } => Self::BatchOffsetDecreases,
+            BatchError::OffsetPastEnd { .. } => Self::BatchOffsetPastEnd,
+            BatchError::InvalidUtf8 { .. } => Self::InvalidUtf8,
+            // The C function sizes the output from `count`, so the lengths
+            // always agree: a mismatch would be this binding's bug.
+            BatchError::OutputLength { .. } => Self::Panic,
         }
     }
 }

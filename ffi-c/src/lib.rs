@@ -33,6 +33,7 @@ mod ffi;
 // One module per core module, named after it; `error`, `ffi`, `panic`,
 // `text` and `version` are this binding's own plumbing.
 pub mod base64;
+pub mod batch;
 pub mod bundles;
 pub mod crc32;
 pub mod error;

@@ -970,6 +970,36 @@ static void call_function(const char *f, const cJSON *args, outcome *o) {
             TRY(pulsar_routing_partition_for_key_bytes(key.data, key.len, int_arg(args, "num_partitions", 0), scheme, &p));
         }
         o->value = unum(p);
+    } else if (!strcmp(f, "partitions_for_keys")) {
+        pulsar_routing_hashing_scheme scheme;
+        if (!scheme_of(args, &scheme, o)) return;
+        const cJSON *keys = arg(args, "keys");
+        size_t count = (size_t)cJSON_GetArraySize(keys), total = 0;
+        size_t *offsets = calloc(count + 1, sizeof *offsets);
+        uint32_t *partitions = calloc(count + 1, sizeof *partitions);
+        for (size_t i = 0; offsets != NULL && i < count; i++) {
+            total += to_bytes(cJSON_GetArrayItem(keys, (int)i)).len;
+            offsets[i + 1] = total;
+        }
+        uint8_t *data = malloc(total + 1);
+        if (offsets == NULL || partitions == NULL || data == NULL) {
+            free(offsets);
+            free(partitions);
+            free(data);
+            set_error(o, PULSAR_ROUTING_STATUS_OUT_OF_MEMORY);
+            return;
+        }
+        for (size_t i = 0; i < count; i++) {
+            bytes key = to_bytes(cJSON_GetArrayItem(keys, (int)i));
+            memcpy(data + offsets[i], key.data, key.len);
+        }
+        pulsar_routing_status st = pulsar_routing_partitions_for_keys(
+            data, offsets, count, int_arg(args, "num_partitions", 0), scheme, partitions);
+        if (st == PULSAR_ROUTING_STATUS_OK) o->value = u32_array(partitions, count);
+        else set_error(o, st);
+        free(offsets);
+        free(partitions);
+        free(data);
     } else if (!strcmp(f, "check_partition")) {
         uint32_t p = 0;
         TRY(pulsar_routing_check_partition(int_arg(args, "partition", 0), int_arg(args, "num_partitions", 0), &p));

@@ -352,6 +352,99 @@ static void check_routes(pulsar_routing_key key, pulsar_routing_hashing_scheme s
     CHECK(p == expected, "custom %" PRIu32 ", expected %" PRIu32, p, expected);
 }
 
+/* The K rows again, through pulsar_routing_partitions_for_keys: the rows of
+ * each scheme and partition count make one batch, checked at the end. */
+typedef struct {
+    pulsar_routing_hashing_scheme scheme;
+    int64_t num_partitions;
+    uint8_t *data;
+    size_t *offsets;
+    uint32_t *expected, *got;
+    size_t count, data_len, data_cap, key_cap;
+} keyed_batch;
+
+enum { MAX_KEYED_BATCHES = 256 };
+static keyed_batch keyed_batches[MAX_KEYED_BATCHES];
+static size_t keyed_batch_count;
+
+static void check_keyed_batch(keyed_batch *b) {
+    for (size_t i = 0; i < b->count; i++) b->got[i] = UINT32_MAX;
+    pulsar_routing_status status = pulsar_routing_partitions_for_keys(
+        b->data, b->offsets, b->count, b->num_partitions, b->scheme, b->got);
+    if (status != PULSAR_ROUTING_STATUS_OK) {
+        fail("partitions_for_keys (%zu keys): status %u (%s)", b->count, (unsigned)status,
+             pulsar_routing_status_message(status));
+        failed++;
+        return;
+    }
+    for (size_t i = 0; i < b->count; i++) {
+        if (b->got[i] != b->expected[i]) {
+            fail("partitions_for_keys key %zu of %zu: %" PRIu32 ", expected %" PRIu32, i,
+                 b->count, b->got[i], b->expected[i]);
+            failed++;
+        }
+    }
+}
+
+static bool grow(void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return true;
+    size_t bigger = *cap ? *cap : 64;
+    while (bigger < need) bigger *= 2;
+    void *q = realloc(*p, bigger * size);
+    if (q == NULL) return false;
+    *p = q;
+    *cap = bigger;
+    return true;
+}
+
+static void add_to_keyed_batch(pulsar_routing_hashing_scheme scheme, int64_t num_partitions,
+                               const uint8_t *key, size_t len, uint32_t expected) {
+    keyed_batch *b = NULL;
+    for (size_t i = 0; i < keyed_batch_count && b == NULL; i++) {
+        if (keyed_batches[i].scheme == scheme && keyed_batches[i].num_partitions == num_partitions) {
+            b = &keyed_batches[i];
+        }
+    }
+    if (b == NULL) {
+        if (keyed_batch_count == MAX_KEYED_BATCHES) {
+            fail("more than %d (scheme, partition count) pairs", MAX_KEYED_BATCHES);
+            return;
+        }
+        b = &keyed_batches[keyed_batch_count++];
+        b->scheme = scheme;
+        b->num_partitions = num_partitions;
+    }
+    /* The offsets, expected and got arrays share one capacity. */
+    size_t key_cap = b->key_cap, got_cap = b->key_cap;
+    if (!grow((void **)&b->data, &b->data_cap, b->data_len + len + 1, 1) ||
+        !grow((void **)&b->offsets, &key_cap, b->count + 2, sizeof(size_t)) ||
+        !grow((void **)&b->got, &got_cap, b->count + 2, sizeof(uint32_t)) ||
+        !grow((void **)&b->expected, &b->key_cap, b->count + 2, sizeof(uint32_t))) {
+        fail("out of memory");
+        return;
+    }
+    if (b->count == 0) b->offsets[0] = 0;
+    memcpy(b->data + b->data_len, key, len);
+    b->data_len += len;
+    b->offsets[b->count + 1] = b->data_len;
+    b->expected[b->count++] = expected;
+}
+
+/* Checks and frees every batch; returns the number of keys checked. */
+static size_t check_keyed_batches(void) {
+    size_t keys = 0;
+    for (size_t i = 0; i < keyed_batch_count; i++) {
+        keyed_batch *b = &keyed_batches[i];
+        check_keyed_batch(b);
+        keys += b->count;
+        free(b->data);
+        free(b->offsets);
+        free(b->expected);
+        free(b->got);
+    }
+    return keys;
+}
+
 static void check_keyed_row(char **f, int n) {
     int64_t num_partitions, expected;
     size_t len = 0;
@@ -365,6 +458,7 @@ static void check_keyed_row(char **f, int n) {
     uint32_t p = UINT32_MAX;
     CHECK_OK(pulsar_routing_partition_for_key(key, len, num_partitions, scheme, &p));
     CHECK(p == expected, "partition_for_key %" PRIu32 ", expected %" PRId64, p, expected);
+    add_to_keyed_batch(scheme, num_partitions, key, len, (uint32_t)expected);
     pulsar_routing_key k = {PULSAR_ROUTING_KEY_KIND_STRING, key, len};
     check_routes(k, scheme, num_partitions, (uint32_t)expected);
     /* The same key as Java holds it, UTF-16 units: at most one per byte. */
@@ -2382,6 +2476,13 @@ int main(int argc, char **argv) {
     }
     free(line);
     fclose(in);
+    size_t batched = check_keyed_batches();
+    printf("keyed rows through partitions_for_keys: %zu in %zu batches\n", batched,
+           keyed_batch_count);
+    if (batched == 0) {
+        fprintf(stderr, "no keyed row went through partitions_for_keys\n");
+        failed++;
+    }
     free_routers();
     free_key_shared();
 

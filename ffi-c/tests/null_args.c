@@ -552,6 +552,43 @@ int main(void) {
     EXPECT(NULL_PARAMETER,
            pulsar_routing_partition_for_key_bytes(text, 1, 1, 0, NULL), "partition_out");
 
+    /* pulsar_routing_partitions_for_keys: NULL even for an empty batch */
+    {
+        const size_t offsets[3] = {0, 1, 1};
+        for (size_t count = 0; count <= 2; count += 2) {
+            EXPECT(NULL_PARAMETER,
+                   pulsar_routing_partitions_for_keys(NULL, offsets, count, 1, 0, u32_out), "data");
+            EXPECT(NULL_PARAMETER,
+                   pulsar_routing_partitions_for_keys(text, NULL, count, 1, 0, u32_out), "offsets");
+            EXPECT(NULL_PARAMETER,
+                   pulsar_routing_partitions_for_keys(text, offsets, count, 1, 0, NULL),
+                   "partitions_out");
+        }
+        EXPECT(PARTITION_COUNT_ZERO,
+               pulsar_routing_partitions_for_keys(text, offsets, 2, 0, 0, u32_out),
+               "num_partitions = 0");
+        EXPECT(PARTITION_COUNT_NEGATIVE,
+               pulsar_routing_partitions_for_keys(text, offsets, 2, -1, 0, u32_out),
+               "num_partitions = -1");
+        EXPECT(PARTITION_COUNT_TOO_LARGE,
+               pulsar_routing_partitions_for_keys(text, offsets, 2, TOO_MANY, 0, u32_out),
+               "num_partitions = TOO_MANY");
+        EXPECT(UNKNOWN_HASHING_SCHEME,
+               pulsar_routing_partitions_for_keys(text, offsets, 2, 1, BAD_ENUM, u32_out),
+               "scheme");
+        EXPECT(BATCH_NO_OFFSETS,
+               pulsar_routing_partitions_for_keys(text, offsets, SIZE_MAX, 1, 0, u32_out),
+               "count = SIZE_MAX");
+        const size_t decreasing[3] = {1, 0, 1};
+        EXPECT(BATCH_OFFSET_DECREASES,
+               pulsar_routing_partitions_for_keys(text, decreasing, 2, 1, 0, u32_out),
+               "offsets decrease");
+        const size_t past_end[3] = {0, 3, 1};
+        EXPECT(BATCH_OFFSET_PAST_END,
+               pulsar_routing_partitions_for_keys(text, past_end, 2, 1, 0, u32_out),
+               "an offset past the last");
+    }
+
     /* pulsar_routing_selector_kind_from_name */
     EXPECT(NULL_PARAMETER, pulsar_routing_selector_kind_from_name(NULL, 1, u32_out), "name");
     EXPECT(NULL_PARAMETER, pulsar_routing_selector_kind_from_name(text, 1, NULL), "kind_out");

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 
+use pulsar_routing::batch::{KeyOffsets, partitions_for_keys};
 use pulsar_routing::bundles::{
     BoundErrorKind, BundleError, BundleLayout, BundleRange, FlowLimits, SplitAlgorithm, TopicLoad,
     default_boundaries, flow_or_qps_equally_divide, parse_boundary, range_equally_divide,
@@ -803,6 +804,24 @@ fn call_function(f: &str, a: &Args) -> Outcome {
                 count(a, "num_partitions")?,
                 scheme
             ))
+        }
+        "partitions_for_keys" => {
+            let scheme = scheme(a)?;
+            let n = count(a, "num_partitions")?;
+            let mut data = Vec::new();
+            let mut offsets = vec![0];
+            for key in arg(a, "keys")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                data.extend_from_slice(key.as_str().unwrap_or_default().as_bytes());
+                offsets.push(data.len());
+            }
+            let keys = KeyOffsets::new(&data, &offsets).map_err(|e| failure("batch", e))?;
+            let mut out = vec![0; keys.len()];
+            partitions_for_keys(keys, n, scheme, &mut out).map_err(|e| failure("batch", e))?;
+            json!(out)
         }
         "check_partition" => {
             let n = count(a, "num_partitions")?;

@@ -407,6 +407,30 @@ impl ArrowColumns<'_> {
             let Some(span) = utf8(values) else {
                 return Ok(false);
             };
+            if M::TEXT_BLOCKS {
+                let mut absolute = [0; MAP_BLOCK + 1];
+                let absolute = &mut absolute[..=slots.len()];
+                for (to, raw) in absolute.iter_mut().zip(offsets.chunks_exact(WIDTH)) {
+                    *to = read_offset::<WIDTH>(raw).unwrap_or(first);
+                }
+                // As below: a value is text when it starts and ends on a
+                // character boundary of the block's text.
+                let on_boundary = |offset: usize| span.is_char_boundary(offset - first);
+                let split = (0..slots.len()).find(|&i| {
+                    valid(i) && !(on_boundary(absolute[i]) && on_boundary(absolute[i + 1]))
+                });
+                if let Some(i) = split {
+                    return Err(BlockError::NotUtf8(first_index + i));
+                }
+                if map.text_block(self.data, absolute, slots) {
+                    for (i, slot) in slots.iter_mut().enumerate() {
+                        if !valid(i) {
+                            *slot = map.key(first_index + i, KeyRef::None)?;
+                        }
+                    }
+                    return Ok(true);
+                }
+            }
             for (i, (slot, end)) in slots.iter_mut().zip(ends).enumerate() {
                 if valid(i) {
                     // A slice of valid UTF-8 is a `str` exactly when it

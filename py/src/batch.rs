@@ -7,6 +7,7 @@
 use std::marker::PhantomData;
 
 use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pulsar_routing::batch::{self, KeyOffsets};
 use pulsar_routing::{
     HashingScheme, PartitionCount, RoutingKey, partition_for_key, partition_for_key_bytes,
 };
@@ -69,8 +70,20 @@ pub(crate) trait KeyBatch: Sync {
     /// a hash of UTF-16, like `String.hashCode()`) rather than as UTF-8.
     const UTF16: bool = false;
 
+    /// Whether [`Self::text_block`] maps blocks of text keys at once.
+    const TEXT_BLOCKS: bool = false;
+
     /// The output for one key; `index` is its position in the input.
     fn key(&self, index: usize, key: KeyRef<'_>) -> PyResult<Self::Out>;
+
+    /// The outputs of a block of text keys laid out as Arrow lays them out
+    /// (key `i` is `data[offsets[i]..offsets[i + 1]]`, every one of them
+    /// text), all at once, which lets the core hash several keys in
+    /// parallel; `false` when this batch maps keys one by one only. The
+    /// output of a key that is `None` is not looked at (it is overwritten).
+    fn text_block(&self, _data: &[u8], _offsets: &[usize], _out: &mut [Self::Out]) -> bool {
+        false
+    }
 
     /// Whether `obj` is one key rather than a collection of them.
     fn is_one_key(&self, obj: &Bound<'_, PyAny>) -> bool {
@@ -490,6 +503,9 @@ impl<S: FixedScheme> KeyBatch for Partitions<S> {
         "keys must be a collection of keys, not one key: use partition_for_key";
     // String.hashCode() reads UTF-16 units.
     const UTF16: bool = matches!(S::SCHEME, HashingScheme::JavaStringHash);
+    // Murmur3 hashes the bytes, so a block of keys goes to the core's batch
+    // routing as it is; JavaStringHash decodes each key on its own.
+    const TEXT_BLOCKS: bool = matches!(S::SCHEME, HashingScheme::Murmur3_32Hash);
 
     #[inline(always)]
     fn key(&self, _index: usize, key: KeyRef<'_>) -> PyResult<i32> {
@@ -502,5 +518,18 @@ impl<S: FixedScheme> KeyBatch for Partitions<S> {
                 .map_or(NO_KEY, |p| p as i32),
             KeyRef::Bytes(bytes) => partition_for_key_bytes(bytes, self.n, S::SCHEME) as i32,
         })
+    }
+
+    fn text_block(&self, data: &[u8], offsets: &[usize], out: &mut [i32]) -> bool {
+        let Ok(keys) = KeyOffsets::new(data, offsets) else {
+            return false;
+        };
+        // SAFETY: `i32` and `u32` have the same size and alignment and every
+        // bit pattern is valid for both, so the slice may be viewed as
+        // `u32`s; it stays borrowed from `out` for the call only.
+        let out =
+            unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u32>(), out.len()) };
+        // A partition is below 2**31, so each is also the right `i32`.
+        batch::partitions_for_keys(keys, self.n, S::SCHEME, out).is_ok()
     }
 }

@@ -308,6 +308,9 @@ FUNCTIONS: dict[str, Callable[[Args], Json]] = {
     "partition_for_key_bytes": lambda a: pr.partition_for_key_bytes(
         as_bytes(a["key"]), integer(a["num_partitions"]), a.get("scheme", "java_string")
     ),
+    "partitions_for_keys": lambda a: pr.partitions_for_keys(
+        list(a["keys"]), integer(a["num_partitions"]), a.get("scheme", "java_string")
+    ).tolist(),
     "check_partition": lambda a: pr.check_partition(integer(a["partition"]), integer(a["num_partitions"])),
     "resolve_routing_mode": lambda a: mode_name(
         pr.resolve_routing_mode(mode(a["mode"]), a["custom_router_set"])

@@ -3,7 +3,10 @@
 
 use core::ptr;
 
-use pulsar_routing_core::{PartitionCount, RoutingKey, partition_for_key, partition_for_key_bytes};
+use pulsar_routing_core::{
+    HashingScheme, PartitionCount, PartitionCountError, RoutingKey, java_string_hash, murmur3_32,
+    partition_for_key_bytes,
+};
 
 use crate::error::pulsar_routing_status;
 use crate::routing_key::{pulsar_routing_hashing_scheme, scheme_from_c};
@@ -189,10 +192,18 @@ impl pulsar_routing_key {
 /// - `num_partitions`: the topic's partition count, 1 to 2147483647.
 /// - `partition_out`: receives the partition on success.
 ///
-/// Returns `OK`, `NULL_PARAMETER`, `PARTITION_COUNT_ZERO`,
-/// `PARTITION_COUNT_NEGATIVE`, `PARTITION_COUNT_TOO_LARGE`,
-/// `UNKNOWN_HASHING_SCHEME` or `INVALID_UTF8`. Thread-safe; allocates
-/// nothing.
+/// Bytes that are not UTF-8: `PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32`
+/// hashes the bytes as they are, without looking at them, and gives the
+/// partition the C++ client gives for the same `std::string`;
+/// `PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING` hashes UTF-16 units, which
+/// only text has, and returns `INVALID_UTF8` (a Java `String` cannot hold
+/// such bytes; `pulsar_routing_java_string_hash_bytes` decodes them as
+/// `new String(bytes, UTF_8)` would).
+///
+/// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8` (JavaStringHash only),
+/// `PARTITION_COUNT_ZERO`, `PARTITION_COUNT_NEGATIVE`,
+/// `PARTITION_COUNT_TOO_LARGE` or `UNKNOWN_HASHING_SCHEME`. Thread-safe;
+/// allocates nothing.
 ///
 /// # Safety
 /// `key` must point to `len` readable bytes and `partition_out` must be
@@ -208,11 +219,37 @@ pub unsafe extern "C" fn pulsar_routing_partition_for_key(
     ffi_panic_boundary! {
         let key = try_slice!(key, len);
         let out = try_out!(partition_out);
-        let key = try_utf8!(key);
-        let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        let scheme = try_ok!(scheme_from_c(scheme));
-        out.write(partition_for_key(key, n, scheme));
+        let scheme = scheme_from_c(scheme);
+        // The key comes first in parameter order, but whether its bytes are
+        // wrong depends on the scheme: only JavaStringHash decodes them.
+        let java = matches!(scheme, Ok(HashingScheme::JavaStringHash));
+        let text = if java { Some(try_utf8!(key)) } else { None };
+        let n = try_ok!(one_shot_count(num_partitions));
+        let hash = match (try_ok!(scheme), text) {
+            (HashingScheme::JavaStringHash, Some(text)) => java_string_hash(text),
+            _ => murmur3_32(key),
+        };
+        // One key, one count: the divide instruction is cheaper than the
+        // multiplier `PartitionCount` would compute for its fast reduction
+        // (itself a 64-bit divide), and gives the same remainder.
+        out.write(hash % n);
         pulsar_routing_status::Ok
+    }
+}
+
+/// `num_partitions` checked as [`PartitionCount::from_i64`] checks it (the
+/// same errors), without computing the multiplier that only pays off when
+/// one count reduces many hashes.
+#[inline]
+pub(crate) const fn one_shot_count(num_partitions: i64) -> Result<u32, PartitionCountError> {
+    if num_partitions < 0 {
+        Err(PartitionCountError::Negative)
+    } else if num_partitions == 0 {
+        Err(PartitionCountError::Zero)
+    } else if num_partitions > PartitionCount::MAX as i64 {
+        Err(PartitionCountError::TooLarge)
+    } else {
+        Ok(num_partitions as u32)
     }
 }
 

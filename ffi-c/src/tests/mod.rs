@@ -11,6 +11,7 @@
 //! - `version`: the library's and the header's versions are Cargo's.
 
 mod api;
+mod batch;
 mod bundles;
 mod key_shared;
 mod lookup;

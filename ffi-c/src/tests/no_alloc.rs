@@ -245,6 +245,9 @@ fn hashing_allocates_nothing() {
         assert_no_alloc("partition_for_key", || {
             pulsar_routing_partition_for_key(t, n, 7, 0, &mut h)
         });
+        assert_no_alloc("partition_for_key, murmur3, not UTF-8", || {
+            pulsar_routing_partition_for_key(bad.as_ptr(), bad.len(), 7, 1, &mut h)
+        });
         assert_no_alloc("partition_for_key_bytes", || {
             pulsar_routing_partition_for_key_bytes(bad.as_ptr(), 10, 7, 1, &mut h)
         });
@@ -1173,4 +1176,49 @@ fn sender_allocates_nothing() {
     assert_no_alloc("required_max_pending_messages", || unsafe {
         pulsar_routing_required_max_pending_messages(5000, 2500, &mut need)
     });
+}
+
+#[test]
+fn batch_routing_allocates_nothing() {
+    use crate::batch::pulsar_routing_partitions_for_keys;
+    let data = "user-1user-22ключ-😀a key longer than sixteen bytes".as_bytes();
+    let offsets = [0, 6, 13, 27, data.len()];
+    let bad = b"ok\xff";
+    let bad_offsets = [0, 2, 3];
+    let mut out = [0u32; 4];
+    let o = out.as_mut_ptr();
+    // SAFETY: the pointers are live locals, `out` has one entry per key.
+    unsafe {
+        for scheme in [
+            PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
+            PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32,
+        ] {
+            assert_no_alloc("partitions_for_keys", || {
+                pulsar_routing_partitions_for_keys(
+                    data.as_ptr(),
+                    offsets.as_ptr(),
+                    4,
+                    12,
+                    scheme,
+                    o,
+                )
+            });
+        }
+        assert_no_alloc("partitions_for_keys, murmur3, not UTF-8", || {
+            pulsar_routing_partitions_for_keys(bad.as_ptr(), bad_offsets.as_ptr(), 2, 12, 1, o)
+        });
+        // A refused batch records its message without allocating either.
+        let before = allocations();
+        for _ in 0..3 {
+            assert_eq!(
+                pulsar_routing_partitions_for_keys(bad.as_ptr(), bad_offsets.as_ptr(), 2, 12, 0, o),
+                S::InvalidUtf8
+            );
+            assert_eq!(
+                pulsar_routing_partitions_for_keys(data.as_ptr(), [0, 9, 2].as_ptr(), 2, 12, 1, o),
+                S::BatchOffsetPastEnd
+            );
+        }
+        assert_eq!(allocations() - before, 0, "refused batches allocated");
+    }
 }

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -247,6 +248,59 @@ void test_routing(const std::string &dir) {
     // Moving a router keeps the handle; the moved-from one is empty.
     pr::round_robin_router moved = std::move(rr_java);
     expect(moved.get() != nullptr && rr_java.get() == nullptr, "router move");
+}
+
+// The golden routing rows again, each (partition count, scheme) as one
+// batch of string views; then the batch's errors.
+void test_batch_routing(const std::string &dir) {
+    std::map<std::pair<int64_t, std::string>,
+             std::pair<std::vector<std::string>, std::vector<uint32_t>>>
+        batches;
+    for (const auto &r : read_tsv(dir + "/routing.tsv")) {
+        auto &batch = batches[{std::stoll(r.at(1)), r.at(2)}];
+        batch.first.push_back(unhex(r.at(0)));
+        batch.second.push_back(static_cast<uint32_t>(std::stoul(r.at(3))));
+    }
+    size_t keys = 0;
+    for (const auto &[which, batch] : batches) {
+        const auto scheme = which.second == "murmur3_32" ? pr::hashing_scheme::murmur3_32
+                                                         : pr::hashing_scheme::java_string;
+        const std::vector<std::string_view> views(batch.first.begin(), batch.first.end());
+        expect(pr::partitions_for_keys(views, which.first, scheme) == batch.second,
+               "partitions_for_keys " + std::to_string(which.first) + " / " + which.second);
+        keys += views.size();
+    }
+    expect(keys > 1000, "partitions_for_keys saw the golden rows");
+    expect(pr::partitions_for_keys(std::vector<std::string>{}, 3).empty(), "empty batch");
+
+    // "é" cut in two: Murmur3_32Hash hashes the bytes, JavaStringHash refuses.
+    const std::vector<std::string> cut{"a", "\xc3", "\xa9"};
+    const std::vector<uint32_t> murmur = pr::partitions_for_keys(cut, 12, pr::hashing_scheme::murmur3_32);
+    for (size_t i = 0; i < cut.size(); i++) {
+        expect(murmur.at(i) == pr::murmur3_32(cut[i]) % 12, "murmur3 of bytes " + std::to_string(i));
+        expect(pr::partition_for_key(cut[i], 12, pr::hashing_scheme::murmur3_32) == murmur[i],
+               "single call of bytes " + std::to_string(i));
+    }
+    try {
+        pr::partitions_for_keys(cut, 12, pr::hashing_scheme::java_string);
+        expect(false, "java_string of bytes: no exception");
+    } catch (const pr::error &e) {
+        expect(e.status() == PULSAR_ROUTING_STATUS_INVALID_UTF8 &&
+                   std::string(e.what()) == "key 1 is not valid UTF-8",
+               std::string("java_string of bytes: ") + e.what());
+    }
+    // Arrow's layout directly, from the second offset of a column.
+    const std::string column = "xxuser-1user-22";
+    expect(pr::partitions_for_keys(column, {2, 8, 15}, 12) ==
+               std::vector<uint32_t>{pr::partition_for_key("user-1", 12),
+                                     pr::partition_for_key("user-22", 12)},
+           "partitions_for_keys over offsets");
+    expect_error([&] { pr::partitions_for_keys(column, {0, 9, 4, 15}, 12); },
+                 PULSAR_ROUTING_STATUS_BATCH_OFFSET_DECREASES, "decreasing offsets");
+    expect_error([&] { pr::partitions_for_keys(column, {}, 12); },
+                 PULSAR_ROUTING_STATUS_BATCH_NO_OFFSETS, "no offsets");
+    expect_error([&] { pr::partitions_for_keys(std::vector<std::string_view>{"k"}, 0); },
+                 PULSAR_ROUTING_STATUS_PARTITION_COUNT_ZERO, "zero partitions");
 }
 
 void test_custom_router() {
@@ -880,6 +934,7 @@ int main(int argc, char **argv) {
         test_version();
         test_hashes(dir);
         test_routing(dir);
+        test_batch_routing(dir);
         test_custom_router();
         test_kafka_partitioners();
         test_topic_names(dir);
