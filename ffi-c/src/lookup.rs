@@ -28,7 +28,7 @@ use pulsar_routing_owned::lookup::{
     OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
 };
 
-use crate::error::pulsar_routing_status;
+use crate::error::{pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, Out, OutBuf, free_box, lock, to_boxed_mut_ptr, write_display};
 
 /// A lookup profile: one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
@@ -174,25 +174,22 @@ const fn empty_action() -> pulsar_routing_lookup_action {
     }
 }
 
-/// The status of an attempt error: a `From`, so that `try_ok!` records
-/// the error's full message for `pulsar_routing_last_error_message`.
-impl From<AttemptError> for pulsar_routing_status {
-    fn from(e: AttemptError) -> Self {
-        match e {
-            AttemptError::Server(_) => Self::LookupServerError,
-            AttemptError::EmptyResponse => Self::LookupEmptyResponse,
-            AttemptError::MissingBrokerUrl { .. } => Self::LookupMissingBrokerUrl,
-            AttemptError::TooManyRedirects { .. } => Self::LookupTooManyRedirects,
-            AttemptError::GoRedirectLimit => Self::LookupGoRedirectLimit,
-            AttemptError::RedirectLoop { .. } => Self::LookupRedirectLoop,
-            AttemptError::AddressTooLong { .. } => Self::LookupAddressTooLong,
-            AttemptError::ConnectionFailed => Self::LookupConnectionFailed,
-            AttemptError::RequestTimeout => Self::LookupRequestTimeout,
-            AttemptError::TooManyRequests { .. } => Self::LookupTooManyRequests,
-            AttemptError::FeatureNotSupported => Self::LookupFeatureNotSupported,
-            // The enum is non_exhaustive: a new variant needs a code here.
-            _ => Self::Panic,
-        }
+// The status of an attempt error: a `From`, so that `try_ok!` records
+// the error's full message for `pulsar_routing_last_error_message`.
+status_from! {
+    AttemptError {
+        AttemptError::Server(_) => Self::LookupServerError,
+        AttemptError::EmptyResponse => Self::LookupEmptyResponse,
+        AttemptError::MissingBrokerUrl { .. } => Self::LookupMissingBrokerUrl,
+        AttemptError::TooManyRedirects { .. } => Self::LookupTooManyRedirects,
+        AttemptError::GoRedirectLimit => Self::LookupGoRedirectLimit,
+        AttemptError::RedirectLoop { .. } => Self::LookupRedirectLoop,
+        AttemptError::AddressTooLong { .. } => Self::LookupAddressTooLong,
+        AttemptError::ConnectionFailed => Self::LookupConnectionFailed,
+        AttemptError::RequestTimeout => Self::LookupRequestTimeout,
+        AttemptError::TooManyRequests { .. } => Self::LookupTooManyRequests,
+        AttemptError::FeatureNotSupported => Self::LookupFeatureNotSupported,
+        _ => Self::Panic,
     }
 }
 
