@@ -344,6 +344,153 @@ impl OwnedMetadataAction {
     }
 }
 
+/// What an action asks for, as the bindings name it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ActionKind {
+    /// Send a lookup request (topic lookup).
+    SendLookup,
+    /// Wait until the given time, then retry.
+    RetryAt,
+    /// The lookup is done.
+    Done,
+    /// The lookup failed for good.
+    Failed,
+    /// The event does not apply in the current state: nothing to do.
+    #[default]
+    Ignored,
+    /// Connect to the broker (metadata lookup).
+    Connect,
+    /// Send the partitioned-metadata request (metadata lookup).
+    SendPartitionedMetadata,
+}
+
+impl ActionKind {
+    /// The name Python's `LookupAction.kind` gives it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::SendLookup => "send_lookup",
+            Self::RetryAt => "retry_at",
+            Self::Done => "done",
+            Self::Failed => "failed",
+            Self::Ignored => "ignored",
+            Self::Connect => "connect",
+            Self::SendPartitionedMetadata => "send_partitioned_metadata",
+        }
+    }
+}
+
+/// A topic or metadata lookup action as one flat record, the shape every
+/// binding shows (C's `pulsar_routing_lookup_action`, Python's
+/// `LookupAction`): the fields its kind sets, the others `None`, `false`
+/// or 0. Which action sets which field is decided here only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlatAction<'a> {
+    /// What the action asks for.
+    pub kind: ActionKind,
+    /// The broker the lookup is about (send lookup, done).
+    pub logical_address: Option<&'a str>,
+    /// Where to send it or connect (send lookup, done, connect).
+    pub physical_address: Option<&'a str>,
+    /// The lookup's authoritative flag (send lookup, done).
+    pub authoritative: bool,
+    /// Whether the request carries the producer's properties (send lookup).
+    pub send_properties: bool,
+    /// Whether the client connects through the proxy (done).
+    pub use_proxy: bool,
+    /// Whether the broker may create the topic (send partitioned metadata).
+    pub metadata_auto_creation: bool,
+    /// The redirects followed so far (send lookup, done).
+    pub redirects: u32,
+    /// When to retry, in milliseconds (retry).
+    pub at_ms: Option<u64>,
+    /// The backoff before the retry, in milliseconds (retry).
+    pub delay_ms: Option<u64>,
+    /// The topic's partition count (metadata done).
+    pub partitions: Option<u32>,
+}
+
+impl OwnedLookupAction {
+    /// The action as a flat record.
+    #[must_use]
+    pub fn flat(&self) -> FlatAction<'_> {
+        let out = FlatAction::default();
+        match self.action() {
+            LookupAction::SendLookup(s) => FlatAction {
+                kind: ActionKind::SendLookup,
+                logical_address: Some(s.logical_address),
+                physical_address: Some(s.physical_address),
+                authoritative: s.authoritative,
+                send_properties: s.send_properties,
+                redirects: s.redirects,
+                ..out
+            },
+            LookupAction::RetryAt {
+                at_ms, delay_ms, ..
+            } => retry(at_ms, delay_ms),
+            LookupAction::Done(d) => FlatAction {
+                kind: ActionKind::Done,
+                logical_address: Some(d.logical_address),
+                physical_address: Some(d.physical_address),
+                use_proxy: d.use_proxy,
+                authoritative: d.authoritative,
+                redirects: d.redirects,
+                ..out
+            },
+            LookupAction::Failed(_) => FlatAction {
+                kind: ActionKind::Failed,
+                ..out
+            },
+            LookupAction::Ignored(_) => out,
+        }
+    }
+}
+
+impl OwnedMetadataAction {
+    /// The action as a flat record.
+    #[must_use]
+    pub fn flat(&self) -> FlatAction<'_> {
+        let out = FlatAction::default();
+        match self.action() {
+            MetadataAction::Connect { address, .. } => FlatAction {
+                kind: ActionKind::Connect,
+                physical_address: Some(address),
+                ..out
+            },
+            MetadataAction::SendPartitionedMetadata {
+                metadata_auto_creation,
+                ..
+            } => FlatAction {
+                kind: ActionKind::SendPartitionedMetadata,
+                metadata_auto_creation,
+                ..out
+            },
+            MetadataAction::RetryAt {
+                at_ms, delay_ms, ..
+            } => retry(at_ms, delay_ms),
+            MetadataAction::Done(plan) => FlatAction {
+                kind: ActionKind::Done,
+                partitions: Some(plan.partitions),
+                ..out
+            },
+            MetadataAction::Failed(_) => FlatAction {
+                kind: ActionKind::Failed,
+                ..out
+            },
+            MetadataAction::Ignored(_) => out,
+        }
+    }
+}
+
+fn retry<'a>(at_ms: u64, delay_ms: u64) -> FlatAction<'a> {
+    FlatAction {
+        kind: ActionKind::RetryAt,
+        at_ms: Some(at_ms),
+        delay_ms: Some(delay_ms),
+        ..FlatAction::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
