@@ -414,34 +414,28 @@ impl OwnedLookupAction {
     /// The action as a flat record.
     #[must_use]
     pub fn flat(&self) -> FlatAction<'_> {
-        let out = FlatAction::default();
         match self.action() {
             LookupAction::SendLookup(s) => FlatAction {
-                kind: ActionKind::SendLookup,
                 logical_address: Some(s.logical_address),
                 physical_address: Some(s.physical_address),
                 authoritative: s.authoritative,
                 send_properties: s.send_properties,
                 redirects: s.redirects,
-                ..out
+                ..FlatAction::of(ActionKind::SendLookup)
             },
             LookupAction::RetryAt {
                 at_ms, delay_ms, ..
             } => retry(at_ms, delay_ms),
             LookupAction::Done(d) => FlatAction {
-                kind: ActionKind::Done,
                 logical_address: Some(d.logical_address),
                 physical_address: Some(d.physical_address),
                 use_proxy: d.use_proxy,
                 authoritative: d.authoritative,
                 redirects: d.redirects,
-                ..out
+                ..FlatAction::of(ActionKind::Done)
             },
-            LookupAction::Failed(_) => FlatAction {
-                kind: ActionKind::Failed,
-                ..out
-            },
-            LookupAction::Ignored(_) => out,
+            LookupAction::Failed(_) => FlatAction::of(ActionKind::Failed),
+            LookupAction::Ignored(_) => FlatAction::of(ActionKind::Ignored),
         }
     }
 }
@@ -450,44 +444,46 @@ impl OwnedMetadataAction {
     /// The action as a flat record.
     #[must_use]
     pub fn flat(&self) -> FlatAction<'_> {
-        let out = FlatAction::default();
         match self.action() {
+            MetadataAction::RetryAt {
+                at_ms, delay_ms, ..
+            } => retry(at_ms, delay_ms),
+            MetadataAction::Failed(_) => FlatAction::of(ActionKind::Failed),
+            MetadataAction::Ignored(_) => FlatAction::of(ActionKind::Ignored),
             MetadataAction::Connect { address, .. } => FlatAction {
-                kind: ActionKind::Connect,
                 physical_address: Some(address),
-                ..out
+                ..FlatAction::of(ActionKind::Connect)
             },
             MetadataAction::SendPartitionedMetadata {
                 metadata_auto_creation,
                 ..
             } => FlatAction {
-                kind: ActionKind::SendPartitionedMetadata,
                 metadata_auto_creation,
-                ..out
+                ..FlatAction::of(ActionKind::SendPartitionedMetadata)
             },
-            MetadataAction::RetryAt {
-                at_ms, delay_ms, ..
-            } => retry(at_ms, delay_ms),
             MetadataAction::Done(plan) => FlatAction {
-                kind: ActionKind::Done,
                 partitions: Some(plan.partitions),
-                ..out
+                ..FlatAction::of(ActionKind::Done)
             },
-            MetadataAction::Failed(_) => FlatAction {
-                kind: ActionKind::Failed,
-                ..out
-            },
-            MetadataAction::Ignored(_) => out,
+        }
+    }
+}
+
+impl FlatAction<'_> {
+    /// An action of `kind` with no field set.
+    fn of(kind: ActionKind) -> Self {
+        Self {
+            kind,
+            ..Self::default()
         }
     }
 }
 
 fn retry<'a>(at_ms: u64, delay_ms: u64) -> FlatAction<'a> {
     FlatAction {
-        kind: ActionKind::RetryAt,
         at_ms: Some(at_ms),
         delay_ms: Some(delay_ms),
-        ..FlatAction::default()
+        ..FlatAction::of(ActionKind::RetryAt)
     }
 }
 
@@ -495,6 +491,25 @@ fn retry<'a>(at_ms: u64, delay_ms: u64) -> FlatAction<'a> {
 mod tests {
     use super::*;
     use pulsar_routing::lookup::{LookupResponse, ServerError};
+
+    #[test]
+    fn a_flat_action_sets_only_what_its_kind_carries() {
+        let mut l = topic_lookup("pulsar://proxy:6650", LookupOptions::default(), 21).unwrap();
+        let first = OwnedLookupAction::drive(&mut l, |l| l.start(0));
+        let first = first.flat();
+        assert_eq!(first.kind, ActionKind::SendLookup);
+        assert_eq!(first.kind.name(), "send_lookup");
+        assert_eq!(first.logical_address, Some("pulsar://proxy:6650"));
+        assert_eq!(first.physical_address, Some("pulsar://proxy:6650"));
+        assert_eq!(
+            (first.at_ms, first.delay_ms, first.partitions),
+            (None, None, None)
+        );
+        // Starting twice does nothing: an ignored action carries no field.
+        let again = OwnedLookupAction::drive(&mut l, |l| l.start(0));
+        assert!(matches!(again.action(), LookupAction::Ignored(_)));
+        assert_eq!(again.flat(), FlatAction::of(ActionKind::Ignored));
+    }
 
     #[test]
     fn an_owned_action_is_the_driver_action_with_its_reason() {
