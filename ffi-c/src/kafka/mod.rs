@@ -59,9 +59,6 @@ pub(crate) fn partitioner_to_c(
     enum_to_c(&LibrdkafkaPartitioner::ALL, partitioner)
 }
 
-/// A librdkafka key: NULL (with length 0) is librdkafka's NULL key, which
-/// differs from a non-NULL empty key. Returns NULL_PARAMETER for NULL with
-/// a non-zero length.
 /// Writes `hash` of the `len` bytes at `data` to `*hash_out`.
 ///
 /// # Safety
@@ -79,9 +76,10 @@ unsafe fn write_hash(
     pulsar_routing_status::Ok
 }
 
-/// Calls `route` with the partitioner, the key (NULL with `len` 0 is
-/// librdkafka's NULL key) and the partition count of a librdkafka call,
-/// checked in that order.
+/// Calls `route` with the partitioner, the key and the partition count of
+/// a librdkafka call, checked in that order. NULL (with `len` 0) is
+/// librdkafka's NULL key, which differs from a non-NULL empty key; NULL
+/// with a non-zero length is NULL_PARAMETER.
 ///
 /// # Safety
 /// A non-NULL `key` must point to `len` readable bytes.
