@@ -200,8 +200,9 @@ fn server_code(e: Option<AttemptError>) -> i32 {
     }
 }
 
-/// An action with what every kind has: the attempt and the error behind it
-/// (`OK` and -1 for none).
+/// The C form of a flat action: its kind's code and fields, the attempt
+/// and the error behind it (`OK` and -1 for none), its strings kept in
+/// `strings`.
 fn c_action(
     flat: FlatAction<'_>,
     e: &Explanation,

@@ -301,6 +301,7 @@ impl PyLookupAction {
         }
     }
 
+    /// The Python form of a flat action and its explanation.
     fn from_flat(flat: FlatAction<'_>, e: &Explanation, chain: Vec<(String, bool)>) -> Self {
         Self {
             kind: flat.kind.name(),
