@@ -680,285 +680,190 @@ pub extern "C" fn pulsar_routing_status_message(status: u32) -> *const c_char {
     }
 }
 
-impl From<PartitionCountError> for pulsar_routing_status {
-    fn from(e: PartitionCountError) -> Self {
-        match e {
-            PartitionCountError::Zero => Self::PartitionCountZero,
-            PartitionCountError::Negative => Self::PartitionCountNegative,
-            PartitionCountError::TooLarge => Self::PartitionCountTooLarge,
-        }
-    }
+/// The core value of the code of a C enumeration whose codes are the
+/// positions in the core's `ALL`, or `unknown`.
+pub(crate) fn enum_from_c<T: Copy>(
+    all: &[T],
+    code: u32,
+    unknown: pulsar_routing_status,
+) -> Result<T, pulsar_routing_status> {
+    usize::try_from(code)
+        .ok()
+        .and_then(|i| all.get(i))
+        .copied()
+        .ok_or(unknown)
 }
 
-impl From<DivisionByZero> for pulsar_routing_status {
-    fn from(_: DivisionByZero) -> Self {
-        Self::DivisionByZero
-    }
+/// The C code of `value`: its position in the core's `ALL`, the one order
+/// both directions read (`u32::MAX`, no enumeration's code, only if `ALL`
+/// missed a value).
+pub(crate) fn enum_to_c<T: PartialEq>(all: &[T], value: T) -> u32 {
+    let position = all.iter().position(|v| *v == value);
+    position
+        .and_then(|i| u32::try_from(i).ok())
+        .unwrap_or(u32::MAX)
 }
 
-impl From<UnknownHashingScheme> for pulsar_routing_status {
-    fn from(_: UnknownHashingScheme) -> Self {
-        Self::UnknownHashingScheme
-    }
-}
-
-impl From<RouteError> for pulsar_routing_status {
-    fn from(e: RouteError) -> Self {
-        match e {
-            RouteError::IllegalPartitionIndex(_) => Self::IllegalPartitionIndex,
-            // The enum is non_exhaustive: a variant added to the core needs a
-            // code of its own here, and until then it is this binding's bug.
-            _ => Self::Panic,
-        }
-    }
-}
-
-/// A key that is not UTF-8 is the single call's `INVALID_UTF8`; the message
-/// (`key 3 is not valid UTF-8`) says which.
-impl From<BatchError> for pulsar_routing_status {
-    fn from(e: BatchError) -> Self {
-        match e {
-            BatchError::NoOffsets => Self::BatchNoOffsets,
-            BatchError::OffsetDecreases { .. } => Self::BatchOffsetDecreases,
-            BatchError::OffsetPastEnd { .. } => Self::BatchOffsetPastEnd,
-            BatchError::InvalidUtf8 { .. } => Self::InvalidUtf8,
-            // The C function sizes the output from `count`, so the lengths
-            // always agree: a mismatch would be this binding's bug.
-            BatchError::OutputLength { .. } => Self::Panic,
-        }
-    }
-}
-
-impl From<RoutingConfigError> for pulsar_routing_status {
-    fn from(e: RoutingConfigError) -> Self {
-        match e {
-            RoutingConfigError::CustomModeWithoutRouter => Self::CustomModeWithoutRouter,
-            RoutingConfigError::RouterWithoutCustomMode => Self::RouterWithoutCustomMode,
-            RoutingConfigError::SwitchFrequencyTooSmall => Self::SwitchFrequencyTooSmall,
-            RoutingConfigError::BatchDelayTooSmall => Self::BatchDelayTooSmall,
-            // As for RouteError above.
-            _ => Self::Panic,
-        }
-    }
-}
-
-impl From<TopicNameError<'_>> for pulsar_routing_status {
-    fn from(e: TopicNameError<'_>) -> Self {
-        match e {
-            TopicNameError::InvalidShortName { .. } => Self::TopicNameInvalidShortName,
-            TopicNameError::InvalidDomain { .. } => Self::TopicNameInvalidDomain,
-            TopicNameError::InvalidNamespaceFormat { .. } => Self::TopicNameInvalidNamespaceFormat,
-            TopicNameError::InvalidNamedEntity { .. } => Self::TopicNameInvalidNamedEntity,
-            TopicNameError::BlankLocalName { .. } => Self::TopicNameBlankLocalName,
-            TopicNameError::InvalidTopicName { .. } => Self::TopicNameInvalid,
-            TopicNameError::V1NameUnsupported { .. } => Self::TopicNameV1Unsupported,
-            TopicNameError::SegmentWithoutDescriptor { .. } => {
-                Self::TopicNameSegmentWithoutDescriptor
+/// Maps core errors to statuses, one `impl From` per type:
+/// `Type { pattern => status, ... }`. Where the core's enum is
+/// `non_exhaustive`, the last arm is `_ => Self::Panic`: a variant added to
+/// the core needs a code of its own here, and until then it is this
+/// binding's bug.
+macro_rules! status_from {
+    ($($ty:ty { $($pat:pat => $status:expr),+ $(,)? })+) => {$(
+        impl From<$ty> for $crate::error::pulsar_routing_status {
+            fn from(e: $ty) -> Self {
+                match e { $($pat => $status),+ }
             }
-            TopicNameError::InvalidSegmentDescriptor { .. } => {
-                Self::TopicNameInvalidSegmentDescriptor
-            }
-            // As for RouteError above.
-            _ => Self::Panic,
         }
-    }
+    )+};
 }
 
-/// `BundleError::BufferTooSmall` becomes `BUFFER_TOO_SMALL`; the functions
-/// with an output buffer also report the length needed (`try_bundle!`).
-impl From<BundleError> for pulsar_routing_status {
-    fn from(e: BundleError) -> Self {
-        match e {
-            BundleError::NoBundles => Self::NoBundles,
-            BundleError::NoBoundaries => Self::NoBoundaries,
-            BundleError::TooFewBoundaries => Self::TooFewBoundaries,
-            BundleError::BoundariesNotSorted => Self::BoundariesNotSorted,
-            BundleError::BoundaryOutOfRange(_) => Self::BoundaryOutOfRange,
-            BundleError::UpperEndpointNotExclusive => Self::UpperEndpointNotExclusive,
-            BundleError::EmptyRange => Self::EmptyRange,
-            BundleError::InvalidRange { .. } => Self::InvalidRange,
-            BundleError::NoBundleForHash(_) => Self::NoBundleForHash,
-            BundleError::InvalidBundleRange => Self::InvalidBundleRange,
-            BundleError::MissingLowerBound => Self::MissingLowerBound,
-            BundleError::MissingUpperBound => Self::MissingUpperBound,
-            BundleError::InvalidBound(BoundErrorKind::Empty) => Self::BoundEmpty,
-            BundleError::InvalidBound(BoundErrorKind::SignInWrongPosition) => {
-                Self::BoundSignInWrongPosition
-            }
-            BundleError::InvalidBound(BoundErrorKind::NotALong) => Self::BoundNotALong,
-            BundleError::BufferTooSmall { .. } => Self::BufferTooSmall,
-            BundleError::BundleNotFound => Self::BundleNotFound,
-            BundleError::InvalidUpperBoundary => Self::InvalidUpperBoundary,
-            BundleError::CannotSplitFurther(_) => Self::CannotSplitFurther,
-            BundleError::SplitBoundaryOutsideBundle(_) => Self::SplitBoundaryOutsideBundle,
-            BundleError::NoSplitPositions => Self::NoSplitPositions,
-            BundleError::ZeroSplitParts => Self::ZeroSplitParts,
-            BundleError::NotFullRange => Self::NotFullRange,
-            // No C function parses a split algorithm's name (each algorithm
-            // has its own function), and the enum is non_exhaustive: as for
-            // RouteError above.
-            _ => Self::Panic,
-        }
-    }
-}
+pub(crate) use status_from;
 
-impl From<UnknownSelectorKind> for pulsar_routing_status {
-    fn from(_: UnknownSelectorKind) -> Self {
-        Self::UnknownSelectorKind
+status_from! {
+    PartitionCountError {
+        PartitionCountError::Zero => Self::PartitionCountZero,
+        PartitionCountError::Negative => Self::PartitionCountNegative,
+        PartitionCountError::TooLarge => Self::PartitionCountTooLarge,
     }
-}
-
-impl From<ConfigError> for pulsar_routing_status {
-    fn from(e: ConfigError) -> Self {
-        match e {
-            ConfigError::RangeSizeTooSmall => Self::RangeSizeTooSmall,
-            ConfigError::RangeSizeNotPowerOfTwo => Self::RangeSizeNotPowerOfTwo,
-            ConfigError::RangeEndBeforeStart => Self::RangeEndBeforeStart,
-            ConfigError::KeyHashRangeTooLarge => Self::KeyHashRangeTooLarge,
-            ConfigError::CapacityTooLarge => Self::SelectorCapacityTooLarge,
-            ConfigError::CannotGrowInto => Self::CannotGrowInto,
-            ConfigError::StorageTooSmall { .. } => Self::StorageTooSmall,
-            // As for RouteError above.
-            _ => Self::Panic,
-        }
+    DivisionByZero { _ => Self::DivisionByZero }
+    UnknownHashingScheme { _ => Self::UnknownHashingScheme }
+    // A key that is not UTF-8 is the single call's `INVALID_UTF8`; the
+    // message (`key 3 is not valid UTF-8`) says which. The C function sizes
+    // the output from `count`, so a length mismatch is this binding's bug.
+    BatchError {
+        BatchError::NoOffsets => Self::BatchNoOffsets,
+        BatchError::OffsetDecreases { .. } => Self::BatchOffsetDecreases,
+        BatchError::OffsetPastEnd { .. } => Self::BatchOffsetPastEnd,
+        BatchError::InvalidUtf8 { .. } => Self::InvalidUtf8,
+        BatchError::OutputLength { .. } => Self::Panic,
     }
-}
-
-impl From<AssignError> for pulsar_routing_status {
-    fn from(e: AssignError) -> Self {
-        match e {
-            AssignError::NoMoreRange { .. } => Self::NoMoreRange,
-            AssignError::MissingKeySharedMeta => Self::MissingKeySharedMeta,
-            AssignError::EmptyRanges => Self::EmptyHashRanges,
-            AssignError::StartAfterEnd { .. } => Self::HashRangeStartAfterEnd,
-            AssignError::LegacyStartAfterEnd => Self::LegacyHashRangeStartAfterEnd,
-            AssignError::OwnRangesConflict { .. } => Self::OwnHashRangesConflict,
-            AssignError::RangeConflict { .. } => Self::HashRangeConflict,
-            AssignError::DuplicateConsumer { .. } => Self::DuplicateConsumer,
-            AssignError::ConsumerCapacity { .. } => Self::ConsumerCapacity,
-            AssignError::NameCapacity => Self::NameCapacity,
-            AssignError::RangeCapacity { .. } => Self::RangeCapacity,
-            // As for RouteError above.
-            _ => Self::Panic,
-        }
+    RouteError {
+        RouteError::IllegalPartitionIndex(_) => Self::IllegalPartitionIndex,
+        _ => Self::Panic,
     }
-}
-
-impl From<KeySharedPolicyError> for pulsar_routing_status {
-    fn from(e: KeySharedPolicyError) -> Self {
-        match e {
-            KeySharedPolicyError::RangeEndBeforeStart => Self::StickyRangeEndBeforeStart,
-            KeySharedPolicyError::EmptyRanges => Self::StickyRangesEmpty,
-            KeySharedPolicyError::OutOfBounds { .. } => Self::StickyRangeOutOfBounds,
-            KeySharedPolicyError::Overlap { .. } => Self::StickyRangesOverlap,
-        }
+    RoutingConfigError {
+        RoutingConfigError::CustomModeWithoutRouter => Self::CustomModeWithoutRouter,
+        RoutingConfigError::RouterWithoutCustomMode => Self::RouterWithoutCustomMode,
+        RoutingConfigError::SwitchFrequencyTooSmall => Self::SwitchFrequencyTooSmall,
+        RoutingConfigError::BatchDelayTooSmall => Self::BatchDelayTooSmall,
+        _ => Self::Panic,
     }
-}
-
-impl From<InvalidBase64> for pulsar_routing_status {
-    fn from(e: InvalidBase64) -> Self {
-        match e {
-            InvalidBase64::TooShort => Self::Base64TooShort,
-            InvalidBase64::IllegalCharacter(_) => Self::Base64IllegalCharacter,
-            InvalidBase64::WrongEndingUnit => Self::Base64WrongEndingUnit,
-            InvalidBase64::NotEnoughBits => Self::Base64NotEnoughBits,
-            InvalidBase64::IncorrectEndingByte(_) => Self::Base64IncorrectEndingByte,
-        }
+    TopicNameError<'_> {
+        TopicNameError::InvalidShortName { .. } => Self::TopicNameInvalidShortName,
+        TopicNameError::InvalidDomain { .. } => Self::TopicNameInvalidDomain,
+        TopicNameError::InvalidNamespaceFormat { .. } => Self::TopicNameInvalidNamespaceFormat,
+        TopicNameError::InvalidNamedEntity { .. } => Self::TopicNameInvalidNamedEntity,
+        TopicNameError::BlankLocalName { .. } => Self::TopicNameBlankLocalName,
+        TopicNameError::InvalidTopicName { .. } => Self::TopicNameInvalid,
+        TopicNameError::V1NameUnsupported { .. } => Self::TopicNameV1Unsupported,
+        TopicNameError::SegmentWithoutDescriptor { .. } => Self::TopicNameSegmentWithoutDescriptor,
+        TopicNameError::InvalidSegmentDescriptor { .. } => Self::TopicNameInvalidSegmentDescriptor,
+        _ => Self::Panic,
     }
-}
-
-impl From<UnknownClientProfile> for pulsar_routing_status {
-    fn from(_: UnknownClientProfile) -> Self {
-        Self::UnknownClientProfile
+    BundleError {
+        BundleError::NoBundles => Self::NoBundles,
+        BundleError::NoBoundaries => Self::NoBoundaries,
+        BundleError::TooFewBoundaries => Self::TooFewBoundaries,
+        BundleError::BoundariesNotSorted => Self::BoundariesNotSorted,
+        BundleError::BoundaryOutOfRange(_) => Self::BoundaryOutOfRange,
+        BundleError::UpperEndpointNotExclusive => Self::UpperEndpointNotExclusive,
+        BundleError::EmptyRange => Self::EmptyRange,
+        BundleError::InvalidRange { .. } => Self::InvalidRange,
+        BundleError::NoBundleForHash(_) => Self::NoBundleForHash,
+        BundleError::InvalidBundleRange => Self::InvalidBundleRange,
+        BundleError::MissingLowerBound => Self::MissingLowerBound,
+        BundleError::MissingUpperBound => Self::MissingUpperBound,
+        BundleError::InvalidBound(BoundErrorKind::Empty) => Self::BoundEmpty,
+        BundleError::InvalidBound(BoundErrorKind::SignInWrongPosition) => Self::BoundSignInWrongPosition,
+        BundleError::InvalidBound(BoundErrorKind::NotALong) => Self::BoundNotALong,
+        // The functions with an output buffer also report the length
+        // needed (`try_bundle!`).
+        BundleError::BufferTooSmall { .. } => Self::BufferTooSmall,
+        BundleError::BundleNotFound => Self::BundleNotFound,
+        BundleError::InvalidUpperBoundary => Self::InvalidUpperBoundary,
+        BundleError::CannotSplitFurther(_) => Self::CannotSplitFurther,
+        BundleError::SplitBoundaryOutsideBundle(_) => Self::SplitBoundaryOutsideBundle,
+        BundleError::NoSplitPositions => Self::NoSplitPositions,
+        BundleError::ZeroSplitParts => Self::ZeroSplitParts,
+        BundleError::NotFullRange => Self::NotFullRange,
+        // No C function parses a split algorithm's name (each algorithm has
+        // its own function).
+        _ => Self::Panic,
     }
-}
-
-impl From<UnknownClientHashingScheme> for pulsar_routing_status {
-    fn from(_: UnknownClientHashingScheme) -> Self {
-        Self::UnknownClientHashingScheme
+    UnknownSelectorKind { _ => Self::UnknownSelectorKind }
+    ConfigError {
+        ConfigError::RangeSizeTooSmall => Self::RangeSizeTooSmall,
+        ConfigError::RangeSizeNotPowerOfTwo => Self::RangeSizeNotPowerOfTwo,
+        ConfigError::RangeEndBeforeStart => Self::RangeEndBeforeStart,
+        ConfigError::KeyHashRangeTooLarge => Self::KeyHashRangeTooLarge,
+        ConfigError::CapacityTooLarge => Self::SelectorCapacityTooLarge,
+        ConfigError::CannotGrowInto => Self::CannotGrowInto,
+        ConfigError::StorageTooSmall { .. } => Self::StorageTooSmall,
+        _ => Self::Panic,
     }
-}
-
-impl From<UnknownProfileMode> for pulsar_routing_status {
-    fn from(_: UnknownProfileMode) -> Self {
-        Self::UnknownProfileMode
+    AssignError {
+        AssignError::NoMoreRange { .. } => Self::NoMoreRange,
+        AssignError::MissingKeySharedMeta => Self::MissingKeySharedMeta,
+        AssignError::EmptyRanges => Self::EmptyHashRanges,
+        AssignError::StartAfterEnd { .. } => Self::HashRangeStartAfterEnd,
+        AssignError::LegacyStartAfterEnd => Self::LegacyHashRangeStartAfterEnd,
+        AssignError::OwnRangesConflict { .. } => Self::OwnHashRangesConflict,
+        AssignError::RangeConflict { .. } => Self::HashRangeConflict,
+        AssignError::DuplicateConsumer { .. } => Self::DuplicateConsumer,
+        AssignError::ConsumerCapacity { .. } => Self::ConsumerCapacity,
+        AssignError::NameCapacity => Self::NameCapacity,
+        AssignError::RangeCapacity { .. } => Self::RangeCapacity,
+        _ => Self::Panic,
     }
-}
-
-impl From<UnknownKeyHash> for pulsar_routing_status {
-    fn from(_: UnknownKeyHash) -> Self {
-        Self::UnknownProfileHash
+    KeySharedPolicyError {
+        KeySharedPolicyError::RangeEndBeforeStart => Self::StickyRangeEndBeforeStart,
+        KeySharedPolicyError::EmptyRanges => Self::StickyRangesEmpty,
+        KeySharedPolicyError::OutOfBounds { .. } => Self::StickyRangeOutOfBounds,
+        KeySharedPolicyError::Overlap { .. } => Self::StickyRangesOverlap,
     }
-}
-
-impl From<UnknownLibrdkafkaPartitioner> for pulsar_routing_status {
-    fn from(_: UnknownLibrdkafkaPartitioner) -> Self {
-        Self::UnknownLibrdkafkaPartitioner
+    InvalidBase64 {
+        InvalidBase64::TooShort => Self::Base64TooShort,
+        InvalidBase64::IllegalCharacter(_) => Self::Base64IllegalCharacter,
+        InvalidBase64::WrongEndingUnit => Self::Base64WrongEndingUnit,
+        InvalidBase64::NotEnoughBits => Self::Base64NotEnoughBits,
+        InvalidBase64::IncorrectEndingByte(_) => Self::Base64IncorrectEndingByte,
     }
-}
-
-impl From<BoostHashNotReproducible> for pulsar_routing_status {
-    fn from(_: BoostHashNotReproducible) -> Self {
-        Self::BoostHashNotReproducible
+    UnknownClientProfile { _ => Self::UnknownClientProfile }
+    UnknownClientHashingScheme { _ => Self::UnknownClientHashingScheme }
+    UnknownProfileMode { _ => Self::UnknownProfileMode }
+    UnknownKeyHash { _ => Self::UnknownProfileHash }
+    UnknownLibrdkafkaPartitioner { _ => Self::UnknownLibrdkafkaPartitioner }
+    BoostHashNotReproducible { _ => Self::BoostHashNotReproducible }
+    GoAtoiError<'_> {
+        GoAtoiError { kind: GoAtoiErrorKind::Syntax, .. } => Self::GoAtoiSyntax,
+        GoAtoiError { kind: GoAtoiErrorKind::Range, .. } => Self::GoAtoiRange,
     }
-}
-
-impl From<GoAtoiError<'_>> for pulsar_routing_status {
-    fn from(e: GoAtoiError<'_>) -> Self {
-        match e.kind {
-            GoAtoiErrorKind::Syntax => Self::GoAtoiSyntax,
-            GoAtoiErrorKind::Range => Self::GoAtoiRange,
-        }
+    ProfileConfigError {
+        ProfileConfigError::UnsupportedScheme { profile: ClientProfile::Python, .. } => Self::PythonSchemeNotSelectable,
+        ProfileConfigError::UnsupportedScheme { .. } => Self::ProfileSchemeUnsupported,
+        ProfileConfigError::Java(e) => Self::from(e),
+        ProfileConfigError::UnsupportedOption { .. } => Self::ProfileOptionUnsupported,
+        ProfileConfigError::CppBatchingMaxMessages { .. } => Self::CppBatchingMaxMessages,
+        // Every client has every mode today.
+        _ => Self::Panic,
     }
-}
-
-impl From<ProfileConfigError> for pulsar_routing_status {
-    fn from(e: ProfileConfigError) -> Self {
-        match e {
-            ProfileConfigError::UnsupportedScheme {
-                profile: ClientProfile::Python,
-                ..
-            } => Self::PythonSchemeNotSelectable,
-            ProfileConfigError::UnsupportedScheme { .. } => Self::ProfileSchemeUnsupported,
-            ProfileConfigError::Java(e) => Self::from(e),
-            ProfileConfigError::UnsupportedOption { .. } => Self::ProfileOptionUnsupported,
-            ProfileConfigError::CppBatchingMaxMessages { .. } => Self::CppBatchingMaxMessages,
-            // Every client has every mode today: as for RouteError above.
-            _ => Self::Panic,
-        }
+    ProfileRouteError {
+        ProfileRouteError::BoostHashNotReproducible => Self::BoostHashNotReproducible,
+        ProfileRouteError::BytesKeyUnsupported(_) => Self::ProfileBytesKeyUnsupported,
+        ProfileRouteError::IllegalPartition { .. } => Self::ProfileIllegalPartition,
+        _ => Self::Panic,
     }
-}
-
-impl From<ProfileRouteError> for pulsar_routing_status {
-    fn from(e: ProfileRouteError) -> Self {
-        match e {
-            ProfileRouteError::BoostHashNotReproducible => Self::BoostHashNotReproducible,
-            ProfileRouteError::BytesKeyUnsupported(_) => Self::ProfileBytesKeyUnsupported,
-            ProfileRouteError::IllegalPartition { .. } => Self::ProfileIllegalPartition,
-            // As for RouteError above.
-            _ => Self::Panic,
-        }
+    KafkaError {
+        KafkaError::InvalidStickyBatchSize(_) => Self::KafkaInvalidStickyBatchSize,
+        KafkaError::LoadStatsShape { .. } => Self::KafkaLoadStatsShape,
+        KafkaError::CorruptLoadStats(_) => Self::KafkaCorruptLoadStats,
+        KafkaError::PartitionOutOfRange { .. } => Self::KafkaPartitionOutOfRange,
+        KafkaError::UnknownPartition(_) => Self::LibrdkafkaUnknownPartition,
+        KafkaError::StickyPartitionUnassigned => Self::LibrdkafkaStickyPartitionUnassigned,
+        KafkaError::StickyLingerOutOfRange(_) => Self::LibrdkafkaStickyLingerOutOfRange,
+        _ => Self::Panic,
     }
-}
-
-impl From<KafkaError> for pulsar_routing_status {
-    fn from(e: KafkaError) -> Self {
-        match e {
-            KafkaError::InvalidStickyBatchSize(_) => Self::KafkaInvalidStickyBatchSize,
-            KafkaError::LoadStatsShape { .. } => Self::KafkaLoadStatsShape,
-            KafkaError::CorruptLoadStats(_) => Self::KafkaCorruptLoadStats,
-            KafkaError::PartitionOutOfRange { .. } => Self::KafkaPartitionOutOfRange,
-            KafkaError::UnknownPartition(_) => Self::LibrdkafkaUnknownPartition,
-            KafkaError::StickyPartitionUnassigned => Self::LibrdkafkaStickyPartitionUnassigned,
-            KafkaError::StickyLingerOutOfRange(_) => Self::LibrdkafkaStickyLingerOutOfRange,
-            // As for RouteError above.
-            _ => Self::Panic,
-        }
-    }
-}
-
-impl From<Murmur2LengthMismatch> for pulsar_routing_status {
-    fn from(_: Murmur2LengthMismatch) -> Self {
-        Self::KafkaMurmur2LengthMismatch
-    }
+    Murmur2LengthMismatch { _ => Self::KafkaMurmur2LengthMismatch }
 }

@@ -20,15 +20,15 @@ use std::sync::Mutex;
 
 use pulsar_routing_core::lookup::{
     Admission, AttemptError, Backoff, CoalesceError, LookupAction, LookupError, LookupOptions,
-    LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataAction, MetadataOptions,
+    LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataOptions,
     PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError, WithServerMessage,
 };
 use pulsar_routing_owned::lookup::{
-    Coalescer, Explanation, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction,
-    OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
+    ActionKind, Coalescer, Explanation, FlatAction, OwnedLookupAction, OwnedLookupKey,
+    OwnedMetadataAction, OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
 };
 
-use crate::error::pulsar_routing_status;
+use crate::error::{pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, Out, OutBuf, free_box, lock, to_boxed_mut_ptr, write_display};
 
 /// A lookup profile: one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
@@ -174,25 +174,22 @@ const fn empty_action() -> pulsar_routing_lookup_action {
     }
 }
 
-/// The status of an attempt error: a `From`, so that `try_ok!` records
-/// the error's full message for `pulsar_routing_last_error_message`.
-impl From<AttemptError> for pulsar_routing_status {
-    fn from(e: AttemptError) -> Self {
-        match e {
-            AttemptError::Server(_) => Self::LookupServerError,
-            AttemptError::EmptyResponse => Self::LookupEmptyResponse,
-            AttemptError::MissingBrokerUrl { .. } => Self::LookupMissingBrokerUrl,
-            AttemptError::TooManyRedirects { .. } => Self::LookupTooManyRedirects,
-            AttemptError::GoRedirectLimit => Self::LookupGoRedirectLimit,
-            AttemptError::RedirectLoop { .. } => Self::LookupRedirectLoop,
-            AttemptError::AddressTooLong { .. } => Self::LookupAddressTooLong,
-            AttemptError::ConnectionFailed => Self::LookupConnectionFailed,
-            AttemptError::RequestTimeout => Self::LookupRequestTimeout,
-            AttemptError::TooManyRequests { .. } => Self::LookupTooManyRequests,
-            AttemptError::FeatureNotSupported => Self::LookupFeatureNotSupported,
-            // The enum is non_exhaustive: a new variant needs a code here.
-            _ => Self::Panic,
-        }
+// The status of an attempt error: a `From`, so that `try_ok!` records
+// the error's full message for `pulsar_routing_last_error_message`.
+status_from! {
+    AttemptError {
+        AttemptError::Server(_) => Self::LookupServerError,
+        AttemptError::EmptyResponse => Self::LookupEmptyResponse,
+        AttemptError::MissingBrokerUrl { .. } => Self::LookupMissingBrokerUrl,
+        AttemptError::TooManyRedirects { .. } => Self::LookupTooManyRedirects,
+        AttemptError::GoRedirectLimit => Self::LookupGoRedirectLimit,
+        AttemptError::RedirectLoop { .. } => Self::LookupRedirectLoop,
+        AttemptError::AddressTooLong { .. } => Self::LookupAddressTooLong,
+        AttemptError::ConnectionFailed => Self::LookupConnectionFailed,
+        AttemptError::RequestTimeout => Self::LookupRequestTimeout,
+        AttemptError::TooManyRequests { .. } => Self::LookupTooManyRequests,
+        AttemptError::FeatureNotSupported => Self::LookupFeatureNotSupported,
+        _ => Self::Panic,
     }
 }
 
@@ -203,10 +200,34 @@ fn server_code(e: Option<AttemptError>) -> i32 {
     }
 }
 
-/// An action with what every kind has: the attempt and the error behind it
-/// (`OK` and -1 for none).
-fn action_base(e: &Explanation) -> pulsar_routing_lookup_action {
+/// The C form of a flat action: its kind's code and fields, the attempt
+/// and the error behind it (`OK` and -1 for none), its strings kept in
+/// `strings`.
+fn c_action(
+    flat: FlatAction<'_>,
+    e: &Explanation,
+    strings: &mut ActionStrings,
+) -> pulsar_routing_lookup_action {
     let mut out = empty_action();
+    out.kind = match flat.kind {
+        ActionKind::SendLookup => PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP,
+        ActionKind::RetryAt => PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT,
+        ActionKind::Done => PULSAR_ROUTING_LOOKUP_ACTION_DONE,
+        ActionKind::Failed => PULSAR_ROUTING_LOOKUP_ACTION_FAILED,
+        ActionKind::Ignored => PULSAR_ROUTING_LOOKUP_ACTION_IGNORED,
+        ActionKind::Connect => PULSAR_ROUTING_LOOKUP_ACTION_CONNECT,
+        ActionKind::SendPartitionedMetadata => {
+            PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA
+        }
+    };
+    out.authoritative = flat.authoritative;
+    out.send_properties = flat.send_properties;
+    out.use_proxy = flat.use_proxy;
+    out.metadata_auto_creation = flat.metadata_auto_creation;
+    out.redirects = flat.redirects;
+    out.at_ms = flat.at_ms.unwrap_or(0);
+    out.delay_ms = flat.delay_ms.unwrap_or(0);
+    out.partitions = flat.partitions.unwrap_or(0);
     out.attempt = e.attempt();
     if let Some(e) = e.error() {
         out.error = match e {
@@ -217,6 +238,12 @@ fn action_base(e: &Explanation) -> pulsar_routing_lookup_action {
         };
         out.server_error = server_code(e.attempt_error());
     }
+    strings.keep(
+        &mut out,
+        flat.logical_address,
+        flat.physical_address,
+        e.reason(),
+    );
     out
 }
 
@@ -357,39 +384,7 @@ fn lookup_action(
     a: &OwnedLookupAction,
     strings: &mut ActionStrings,
 ) -> pulsar_routing_lookup_action {
-    let mut out = action_base(a.explanation());
-    let addresses = match a.action() {
-        LookupAction::SendLookup(r) => {
-            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP;
-            out.authoritative = r.authoritative;
-            out.send_properties = r.send_properties;
-            out.redirects = r.redirects;
-            Some((r.logical_address, r.physical_address))
-        }
-        LookupAction::RetryAt {
-            at_ms, delay_ms, ..
-        } => {
-            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT;
-            out.at_ms = at_ms;
-            out.delay_ms = delay_ms;
-            None
-        }
-        LookupAction::Done(r) => {
-            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_DONE;
-            out.use_proxy = r.use_proxy;
-            out.authoritative = r.authoritative;
-            out.redirects = r.redirects;
-            Some((r.logical_address, r.physical_address))
-        }
-        LookupAction::Failed(_) => {
-            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED;
-            None
-        }
-        LookupAction::Ignored(_) => None,
-    };
-    let (logical, physical) = addresses.unzip();
-    strings.keep(&mut out, logical, physical, a.explanation().reason());
-    out
+    c_action(a.flat(), a.explanation(), strings)
 }
 
 /// Runs `f` on the locked driver and writes the action.
@@ -956,36 +951,7 @@ fn metadata_action(
     a: &OwnedMetadataAction,
     strings: &mut ActionStrings,
 ) -> pulsar_routing_lookup_action {
-    let mut out = action_base(a.explanation());
-    let mut address = None;
-    match a.action() {
-        MetadataAction::Connect { address: s, .. } => {
-            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_CONNECT;
-            address = Some(s);
-        }
-        MetadataAction::SendPartitionedMetadata {
-            metadata_auto_creation,
-            ..
-        } => {
-            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA;
-            out.metadata_auto_creation = metadata_auto_creation;
-        }
-        MetadataAction::RetryAt {
-            at_ms, delay_ms, ..
-        } => {
-            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT;
-            out.at_ms = at_ms;
-            out.delay_ms = delay_ms;
-        }
-        MetadataAction::Done(plan) => {
-            out.kind = PULSAR_ROUTING_LOOKUP_ACTION_DONE;
-            out.partitions = plan.partitions;
-        }
-        MetadataAction::Failed(_) => out.kind = PULSAR_ROUTING_LOOKUP_ACTION_FAILED,
-        MetadataAction::Ignored(_) => {}
-    }
-    strings.keep(&mut out, None, address, a.explanation().reason());
-    out
+    c_action(a.flat(), a.explanation(), strings)
 }
 
 /// Writes the text of the metadata lookup's error (UTF-8, no NUL) to

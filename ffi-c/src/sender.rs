@@ -12,7 +12,7 @@ use pulsar_routing_core::sender::{
     SenderCounters, SenderError, SenderGate, check_nodes, required_max_pending_messages,
 };
 
-use crate::error::pulsar_routing_status;
+use crate::error::{pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, free_box, to_boxed_mut_ptr, write_display};
 
 /// A connection state: one of the `PULSAR_ROUTING_CONNECTION_STATE_*`
@@ -210,45 +210,24 @@ fn outcome_from_c(o: pulsar_routing_produce_outcome) -> Option<ProduceOutcome> {
     ProduceOutcome::ALL.get(usize::try_from(o).ok()?).copied()
 }
 
-impl From<SenderConfigError> for pulsar_routing_status {
-    fn from(e: SenderConfigError) -> Self {
-        match e {
-            SenderConfigError::MaxInFlightTooSmall(_) => Self::SenderMaxInFlightTooSmall,
-            SenderConfigError::MaxInFlightTooLargeForIdempotence(_) => {
-                Self::SenderMaxInFlightTooLargeForIdempotence
-            }
-            // The enum is non_exhaustive: a new error is a bug here.
-            _ => Self::Panic,
-        }
+status_from! {
+    SenderConfigError {
+        SenderConfigError::MaxInFlightTooSmall(_) => Self::SenderMaxInFlightTooSmall,
+        SenderConfigError::MaxInFlightTooLargeForIdempotence(_) => Self::SenderMaxInFlightTooLargeForIdempotence,
+        _ => Self::Panic,
     }
-}
-
-impl From<MaxPendingMessagesNegative> for pulsar_routing_status {
-    fn from(_: MaxPendingMessagesNegative) -> Self {
-        Self::MaxPendingMessagesNegative
+    MaxPendingMessagesNegative { _ => Self::MaxPendingMessagesNegative }
+    QueueFull {
+        QueueFull::WouldBlock => Self::ProducerQueueWouldBlock,
+        QueueFull::WouldFail => Self::ProducerQueueIsFull,
     }
-}
-
-impl From<QueueFull> for pulsar_routing_status {
-    fn from(e: QueueFull) -> Self {
-        match e {
-            QueueFull::WouldBlock => Self::ProducerQueueWouldBlock,
-            QueueFull::WouldFail => Self::ProducerQueueIsFull,
-        }
-    }
-}
-
-impl From<SenderError> for pulsar_routing_status {
-    fn from(e: SenderError) -> Self {
-        match e {
-            SenderError::UnknownNode(_) => Self::SenderUnknownNode,
-            SenderError::DuplicateNode(_) => Self::SenderDuplicateNode,
-            SenderError::NotReady(_) => Self::SenderNotReady,
-            SenderError::NoRequestInFlight(_) => Self::SenderNoRequestInFlight,
-            SenderError::InvalidTransition(..) => Self::SenderInvalidTransition,
-            // The enum is non_exhaustive: a new error is a bug here.
-            _ => Self::Panic,
-        }
+    SenderError {
+        SenderError::UnknownNode(_) => Self::SenderUnknownNode,
+        SenderError::DuplicateNode(_) => Self::SenderDuplicateNode,
+        SenderError::NotReady(_) => Self::SenderNotReady,
+        SenderError::NoRequestInFlight(_) => Self::SenderNoRequestInFlight,
+        SenderError::InvalidTransition(..) => Self::SenderInvalidTransition,
+        _ => Self::Panic,
     }
 }
 

@@ -344,10 +344,172 @@ impl OwnedMetadataAction {
     }
 }
 
+/// What an action asks for, as the bindings name it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ActionKind {
+    /// Send a lookup request (topic lookup).
+    SendLookup,
+    /// Wait until the given time, then retry.
+    RetryAt,
+    /// The lookup is done.
+    Done,
+    /// The lookup failed for good.
+    Failed,
+    /// The event does not apply in the current state: nothing to do.
+    #[default]
+    Ignored,
+    /// Connect to the broker (metadata lookup).
+    Connect,
+    /// Send the partitioned-metadata request (metadata lookup).
+    SendPartitionedMetadata,
+}
+
+impl ActionKind {
+    /// The name Python's `LookupAction.kind` gives it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::SendLookup => "send_lookup",
+            Self::RetryAt => "retry_at",
+            Self::Done => "done",
+            Self::Failed => "failed",
+            Self::Ignored => "ignored",
+            Self::Connect => "connect",
+            Self::SendPartitionedMetadata => "send_partitioned_metadata",
+        }
+    }
+}
+
+/// A topic or metadata lookup action as one flat record, the shape every
+/// binding shows (C's `pulsar_routing_lookup_action`, Python's
+/// `LookupAction`): the fields its kind sets, the others `None`, `false`
+/// or 0. Which action sets which field is decided here only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlatAction<'a> {
+    /// What the action asks for.
+    pub kind: ActionKind,
+    /// The broker the lookup is about (send lookup, done).
+    pub logical_address: Option<&'a str>,
+    /// Where to send it or connect (send lookup, done, connect).
+    pub physical_address: Option<&'a str>,
+    /// The lookup's authoritative flag (send lookup, done).
+    pub authoritative: bool,
+    /// Whether the request carries the producer's properties (send lookup).
+    pub send_properties: bool,
+    /// Whether the client connects through the proxy (done).
+    pub use_proxy: bool,
+    /// Whether the broker may create the topic (send partitioned metadata).
+    pub metadata_auto_creation: bool,
+    /// The redirects followed so far (send lookup, done).
+    pub redirects: u32,
+    /// When to retry, in milliseconds (retry).
+    pub at_ms: Option<u64>,
+    /// The backoff before the retry, in milliseconds (retry).
+    pub delay_ms: Option<u64>,
+    /// The topic's partition count (metadata done).
+    pub partitions: Option<u32>,
+}
+
+impl OwnedLookupAction {
+    /// The action as a flat record.
+    #[must_use]
+    pub fn flat(&self) -> FlatAction<'_> {
+        match self.action() {
+            LookupAction::SendLookup(s) => FlatAction {
+                logical_address: Some(s.logical_address),
+                physical_address: Some(s.physical_address),
+                authoritative: s.authoritative,
+                send_properties: s.send_properties,
+                redirects: s.redirects,
+                ..FlatAction::of(ActionKind::SendLookup)
+            },
+            LookupAction::RetryAt {
+                at_ms, delay_ms, ..
+            } => retry(at_ms, delay_ms),
+            LookupAction::Done(d) => FlatAction {
+                logical_address: Some(d.logical_address),
+                physical_address: Some(d.physical_address),
+                use_proxy: d.use_proxy,
+                authoritative: d.authoritative,
+                redirects: d.redirects,
+                ..FlatAction::of(ActionKind::Done)
+            },
+            LookupAction::Failed(_) => FlatAction::of(ActionKind::Failed),
+            LookupAction::Ignored(_) => FlatAction::of(ActionKind::Ignored),
+        }
+    }
+}
+
+impl OwnedMetadataAction {
+    /// The action as a flat record.
+    #[must_use]
+    pub fn flat(&self) -> FlatAction<'_> {
+        match self.action() {
+            MetadataAction::RetryAt {
+                at_ms, delay_ms, ..
+            } => retry(at_ms, delay_ms),
+            MetadataAction::Failed(_) => FlatAction::of(ActionKind::Failed),
+            MetadataAction::Ignored(_) => FlatAction::of(ActionKind::Ignored),
+            MetadataAction::Connect { address, .. } => FlatAction {
+                physical_address: Some(address),
+                ..FlatAction::of(ActionKind::Connect)
+            },
+            MetadataAction::SendPartitionedMetadata {
+                metadata_auto_creation,
+                ..
+            } => FlatAction {
+                metadata_auto_creation,
+                ..FlatAction::of(ActionKind::SendPartitionedMetadata)
+            },
+            MetadataAction::Done(plan) => FlatAction {
+                partitions: Some(plan.partitions),
+                ..FlatAction::of(ActionKind::Done)
+            },
+        }
+    }
+}
+
+impl FlatAction<'_> {
+    /// An action of `kind` with no field set.
+    fn of(kind: ActionKind) -> Self {
+        Self {
+            kind,
+            ..Self::default()
+        }
+    }
+}
+
+fn retry<'a>(at_ms: u64, delay_ms: u64) -> FlatAction<'a> {
+    FlatAction {
+        at_ms: Some(at_ms),
+        delay_ms: Some(delay_ms),
+        ..FlatAction::of(ActionKind::RetryAt)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use pulsar_routing::lookup::{LookupResponse, ServerError};
+
+    #[test]
+    fn a_flat_action_sets_only_what_its_kind_carries() {
+        let mut l = topic_lookup("pulsar://proxy:6650", LookupOptions::default(), 21).unwrap();
+        let first = OwnedLookupAction::drive(&mut l, |l| l.start(0));
+        let first = first.flat();
+        assert_eq!(first.kind, ActionKind::SendLookup);
+        assert_eq!(first.kind.name(), "send_lookup");
+        assert_eq!(first.logical_address, Some("pulsar://proxy:6650"));
+        assert_eq!(first.physical_address, Some("pulsar://proxy:6650"));
+        assert_eq!(
+            (first.at_ms, first.delay_ms, first.partitions),
+            (None, None, None)
+        );
+        // Starting twice does nothing: an ignored action carries no field.
+        let again = OwnedLookupAction::drive(&mut l, |l| l.start(0));
+        assert!(matches!(again.action(), LookupAction::Ignored(_)));
+        assert_eq!(again.flat(), FlatAction::of(ActionKind::Ignored));
+    }
 
     #[test]
     fn an_owned_action_is_the_driver_action_with_its_reason() {

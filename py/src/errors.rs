@@ -211,21 +211,42 @@ pub(crate) trait IntoPyException {
     fn into_py_exception(self, py: Python<'_>) -> PyErr;
 }
 
-impl IntoPyException for pulsar_routing::PartitionCountError {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        PartitionCountError::new_err(self.to_string())
-    }
+/// Maps each core error whose exception carries only its message, the
+/// error's `Display`, to its exception class: `CoreType => Class`.
+macro_rules! exception_from {
+    ($($ty:ty => $class:ident),+ $(,)?) => {$(
+        impl $crate::errors::IntoPyException for $ty {
+            fn into_py_exception(self, _py: pyo3::Python<'_>) -> pyo3::PyErr {
+                $class::new_err(self.to_string())
+            }
+        }
+    )+};
 }
 
-impl IntoPyException for UnknownHashingScheme {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        UnknownHashingSchemeError::new_err(self.to_string())
-    }
+pub(crate) use exception_from;
+
+exception_from! {
+    pulsar_routing::PartitionCountError => PartitionCountError,
+    UnknownHashingScheme => UnknownHashingSchemeError,
+    pulsar_routing::RoutingConfigError => RoutingConfigError,
+    CoreTopicNameError<'_> => TopicNameError,
+    CoreBundleError => BundleError,
+    ConfigError => SelectorConfigError,
+    UnknownSelectorKind => SelectorConfigError,
+    CoreKeySharedPolicyError => KeySharedPolicyError,
 }
 
-impl IntoPyException for pulsar_routing::RoutingConfigError {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        RoutingConfigError::new_err(self.to_string())
+/// `err` with its attribute `name` set to `value`, or the error that
+/// setting it raised.
+pub(crate) fn with_attr<'py>(
+    py: Python<'py>,
+    err: PyErr,
+    name: &str,
+    value: impl IntoPyObject<'py>,
+) -> PyErr {
+    match err.value(py).setattr(name, value) {
+        Ok(()) => err,
+        Err(setattr_failed) => setattr_failed,
     }
 }
 
@@ -250,43 +271,10 @@ impl IntoPyException for DivisionByZero {
     }
 }
 
-impl IntoPyException for CoreTopicNameError<'_> {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        topic_name_error(self)
-    }
-}
-
-impl IntoPyException for CoreBundleError {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        bundle_error(self)
-    }
-}
-
 impl IntoPyException for AssignError {
     fn into_py_exception(self, py: Python<'_>) -> PyErr {
         let err = ConsumerAssignError::new_err(self.to_string());
-        match err.value(py).setattr("java_class", self.java_class()) {
-            Ok(()) => err,
-            Err(setattr_failed) => setattr_failed,
-        }
-    }
-}
-
-impl IntoPyException for ConfigError {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        SelectorConfigError::new_err(self.to_string())
-    }
-}
-
-impl IntoPyException for UnknownSelectorKind {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        SelectorConfigError::new_err(self.to_string())
-    }
-}
-
-impl IntoPyException for CoreKeySharedPolicyError {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        KeySharedPolicyError::new_err(self.to_string())
+        with_attr(py, err, "java_class", self.java_class())
     }
 }
 
@@ -307,11 +295,12 @@ pub(crate) fn illegal_partition_index(
     message: String,
     partition: &Bound<'_, PyAny>,
 ) -> PyErr {
-    let err = IllegalPartitionIndexError::new_err(message);
-    match err.value(py).setattr("partition", partition) {
-        Ok(()) => err,
-        Err(setattr_failed) => setattr_failed,
-    }
+    with_attr(
+        py,
+        IllegalPartitionIndexError::new_err(message),
+        "partition",
+        partition,
+    )
 }
 
 /// Validates a partition count given as any Python int.

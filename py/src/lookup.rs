@@ -10,7 +10,7 @@ use pulsar_routing::lookup::{
     PartitionedMetadataLookup, PartitionedMetadataResponse, ProducerStartPlan, ServerError,
 };
 use pulsar_routing_owned::lookup::{
-    Coalescer, Explanation, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction,
+    Coalescer, Explanation, FlatAction, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction,
     OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
 };
 use pyo3::exceptions::PyValueError;
@@ -301,67 +301,30 @@ impl PyLookupAction {
         }
     }
 
-    fn from_lookup(a: &OwnedLookupAction, chain: Vec<(String, bool)>) -> Self {
-        let mut out = Self::new(a.explanation(), chain);
-        match a.action() {
-            LookupAction::SendLookup(s) => {
-                out.kind = "send_lookup";
-                out.logical_address = Some(s.logical_address.to_owned());
-                out.physical_address = Some(s.physical_address.to_owned());
-                out.authoritative = s.authoritative;
-                out.send_properties = s.send_properties;
-                out.redirects = s.redirects;
-            }
-            LookupAction::RetryAt {
-                at_ms, delay_ms, ..
-            } => {
-                out.kind = "retry_at";
-                out.at_ms = Some(at_ms);
-                out.delay_ms = Some(delay_ms);
-            }
-            LookupAction::Done(d) => {
-                out.kind = "done";
-                out.logical_address = Some(d.logical_address.to_owned());
-                out.physical_address = Some(d.physical_address.to_owned());
-                out.use_proxy = d.use_proxy;
-                out.authoritative = d.authoritative;
-                out.redirects = d.redirects;
-            }
-            LookupAction::Failed(_) => out.kind = "failed",
-            LookupAction::Ignored(_) => {}
+    /// The Python form of a flat action and its explanation.
+    fn from_flat(flat: FlatAction<'_>, e: &Explanation, chain: Vec<(String, bool)>) -> Self {
+        Self {
+            kind: flat.kind.name(),
+            logical_address: flat.logical_address.map(str::to_owned),
+            physical_address: flat.physical_address.map(str::to_owned),
+            authoritative: flat.authoritative,
+            send_properties: flat.send_properties,
+            use_proxy: flat.use_proxy,
+            metadata_auto_creation: flat.metadata_auto_creation,
+            redirects: flat.redirects,
+            at_ms: flat.at_ms,
+            delay_ms: flat.delay_ms,
+            partitions: flat.partitions,
+            ..Self::new(e, chain)
         }
-        out
+    }
+
+    fn from_lookup(a: &OwnedLookupAction, chain: Vec<(String, bool)>) -> Self {
+        Self::from_flat(a.flat(), a.explanation(), chain)
     }
 
     fn from_metadata(a: &OwnedMetadataAction) -> Self {
-        let mut out = Self::new(a.explanation(), Vec::new());
-        match a.action() {
-            MetadataAction::Connect { address, .. } => {
-                out.kind = "connect";
-                out.physical_address = Some(address.to_owned());
-            }
-            MetadataAction::SendPartitionedMetadata {
-                metadata_auto_creation,
-                ..
-            } => {
-                out.kind = "send_partitioned_metadata";
-                out.metadata_auto_creation = metadata_auto_creation;
-            }
-            MetadataAction::RetryAt {
-                at_ms, delay_ms, ..
-            } => {
-                out.kind = "retry_at";
-                out.at_ms = Some(at_ms);
-                out.delay_ms = Some(delay_ms);
-            }
-            MetadataAction::Done(plan) => {
-                out.kind = "done";
-                out.partitions = Some(plan.partitions);
-            }
-            MetadataAction::Failed(_) => out.kind = "failed",
-            MetadataAction::Ignored(_) => {}
-        }
-        out
+        Self::from_flat(a.flat(), a.explanation(), Vec::new())
     }
 }
 

@@ -13,30 +13,18 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{
     IntoPyException, ProducerQueueIsFullError, SenderConfigError, SenderError, SenderNotReadyError,
+    exception_from, with_attr,
 };
 
-impl IntoPyException for CoreConfigError {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        SenderConfigError::new_err(self.to_string())
-    }
-}
-
-impl IntoPyException for MaxPendingMessagesNegative {
-    fn into_py_exception(self, _py: Python<'_>) -> PyErr {
-        SenderConfigError::new_err(self.to_string())
-    }
+exception_from! {
+    CoreConfigError => SenderConfigError,
+    MaxPendingMessagesNegative => SenderConfigError,
 }
 
 impl IntoPyException for QueueFull {
     fn into_py_exception(self, py: Python<'_>) -> PyErr {
         let err = ProducerQueueIsFullError::new_err(self.to_string());
-        match err
-            .value(py)
-            .setattr("would_block", self == QueueFull::WouldBlock)
-        {
-            Ok(()) => err,
-            Err(setattr_failed) => setattr_failed,
-        }
+        with_attr(py, err, "would_block", self == QueueFull::WouldBlock)
     }
 }
 
@@ -46,11 +34,9 @@ impl IntoPyException for CoreSenderError {
             return SenderError::new_err(self.to_string());
         };
         let err = SenderNotReadyError::new_err(self.to_string());
-        let attached = Py::new(py, PyReadiness { inner: readiness })
-            .and_then(|r| err.value(py).setattr("readiness", r));
-        match attached {
-            Ok(()) => err,
-            Err(setattr_failed) => setattr_failed,
+        match Py::new(py, PyReadiness { inner: readiness }) {
+            Ok(readiness) => with_attr(py, err, "readiness", readiness),
+            Err(new_failed) => new_failed,
         }
     }
 }

@@ -16,7 +16,7 @@ use pulsar_routing_core::kafka::{
     partition_for_key, to_positive,
 };
 
-use crate::error::pulsar_routing_status;
+use crate::error::{enum_from_c, enum_to_c, pulsar_routing_status};
 
 /// The seed of Kafka's `Utils.murmur2`. (A literal, so that cbindgen can
 /// write it; a test holds it equal to the core's `MURMUR2_SEED`.)
@@ -49,44 +49,58 @@ pub const PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A_RANDOM:
 pub(crate) fn partitioner_from_c(
     partitioner: pulsar_routing_librdkafka_partitioner,
 ) -> Result<LibrdkafkaPartitioner, pulsar_routing_status> {
-    usize::try_from(partitioner)
-        .ok()
-        .and_then(|i| LibrdkafkaPartitioner::ALL.get(i).copied())
-        .ok_or(pulsar_routing_status::UnknownLibrdkafkaPartitioner)
+    let unknown = pulsar_routing_status::UnknownLibrdkafkaPartitioner;
+    enum_from_c(&LibrdkafkaPartitioner::ALL, partitioner, unknown)
 }
 
 pub(crate) fn partitioner_to_c(
     partitioner: LibrdkafkaPartitioner,
 ) -> pulsar_routing_librdkafka_partitioner {
-    match partitioner {
-        LibrdkafkaPartitioner::Random => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_RANDOM,
-        LibrdkafkaPartitioner::Consistent => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT,
-        LibrdkafkaPartitioner::ConsistentRandom => {
-            PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_CONSISTENT_RANDOM
-        }
-        LibrdkafkaPartitioner::Murmur2 => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_MURMUR2,
-        LibrdkafkaPartitioner::Murmur2Random => {
-            PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_MURMUR2_RANDOM
-        }
-        LibrdkafkaPartitioner::Fnv1a => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A,
-        LibrdkafkaPartitioner::Fnv1aRandom => PULSAR_ROUTING_LIBRDKAFKA_PARTITIONER_FNV1A_RANDOM,
-    }
+    enum_to_c(&LibrdkafkaPartitioner::ALL, partitioner)
 }
 
-/// A librdkafka key: NULL (with length 0) is librdkafka's NULL key, which
-/// differs from a non-NULL empty key. Returns NULL_PARAMETER for NULL with
-/// a non-zero length.
-macro_rules! try_rd_key {
-    ($ptr:expr, $len:expr) => {
-        if $ptr.is_null() {
-            if $len != 0 {
-                return pulsar_routing_status::NullParameter;
-            }
-            None
-        } else {
-            Some(try_slice!($ptr, $len))
+/// Writes `hash` of the `len` bytes at `data` to `*hash_out`.
+///
+/// # Safety
+/// `data` must point to `len` readable bytes and `hash_out` must be valid
+/// for writing a `uint32_t`.
+unsafe fn write_hash(
+    data: *const u8,
+    len: usize,
+    hash_out: *mut u32,
+    hash: fn(&[u8]) -> u32,
+) -> pulsar_routing_status {
+    let data = try_slice!(data, len);
+    let out = try_out!(hash_out);
+    out.write(hash(data));
+    pulsar_routing_status::Ok
+}
+
+/// Calls `route` with the partitioner, the key and the partition count of
+/// a librdkafka call, checked in that order. NULL (with `len` 0) is
+/// librdkafka's NULL key, which differs from a non-NULL empty key; NULL
+/// with a non-zero length is NULL_PARAMETER.
+///
+/// # Safety
+/// A non-NULL `key` must point to `len` readable bytes.
+unsafe fn rd_route(
+    partitioner: pulsar_routing_librdkafka_partitioner,
+    key: *const u8,
+    len: usize,
+    num_partitions: i64,
+    route: impl FnOnce(LibrdkafkaPartitioner, Option<&[u8]>, PartitionCount) -> pulsar_routing_status,
+) -> pulsar_routing_status {
+    let key = if key.is_null() {
+        if len != 0 {
+            return pulsar_routing_status::NullParameter;
         }
+        None
+    } else {
+        Some(try_slice!(key, len))
     };
+    let partitioner = try_ok!(partitioner_from_c(partitioner));
+    let n = try_ok!(PartitionCount::from_i64(num_partitions));
+    route(partitioner, key, n)
 }
 
 /// Kafka's `Utils.murmur2`: MurmurHash2 with seed `0x9747b28c`, as the
@@ -109,10 +123,8 @@ pub unsafe extern "C" fn pulsar_routing_kafka_murmur2(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let data = try_slice!(data, len);
-        let out = try_out!(hash_out);
-        out.write(murmur2(data));
-        pulsar_routing_status::Ok
+        // SAFETY: this function's contract is the helper's.
+        unsafe { write_hash(data, len, hash_out, murmur2) }
     }
 }
 
@@ -145,10 +157,8 @@ pub unsafe extern "C" fn pulsar_routing_kafka_fnv1a(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let data = try_slice!(data, len);
-        let out = try_out!(hash_out);
-        out.write(fnv1a(data));
-        pulsar_routing_status::Ok
+        // SAFETY: this function's contract is the helper's.
+        unsafe { write_hash(data, len, hash_out, fnv1a) }
     }
 }
 
@@ -262,14 +272,16 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_partition_for_key(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(partition_out);
-        let key = try_rd_key!(key, len);
-        let partitioner = try_ok!(partitioner_from_c(partitioner));
-        let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        match partitioner.partition_for_key(key, n) {
-            Some(partition) => out.write(partition),
-            None => return pulsar_routing_status::LibrdkafkaRandomPartition,
+        // SAFETY: the caller's contract on `key`.
+        unsafe {
+            rd_route(partitioner, key, len, num_partitions, |partitioner, key, n| {
+                match partitioner.partition_for_key(key, n) {
+                    Some(partition) => out.write(partition),
+                    None => return pulsar_routing_status::LibrdkafkaRandomPartition,
+                }
+                pulsar_routing_status::Ok
+            })
         }
-        pulsar_routing_status::Ok
     }
 }
 
@@ -304,11 +316,13 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_partition(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(partition_out);
-        let key = try_rd_key!(key, len);
-        let partitioner = try_ok!(partitioner_from_c(partitioner));
-        let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(partitioner.partition(key, n, RdRandom::one(random), Availability::All));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `key`.
+        unsafe {
+            rd_route(partitioner, key, len, num_partitions, |partitioner, key, n| {
+                out.write(partitioner.partition(key, n, RdRandom::one(random), Availability::All));
+                pulsar_routing_status::Ok
+            })
+        }
     }
 }
 

@@ -15,7 +15,7 @@ use super::{
     core_ranges, kind_to_c, pulsar_routing_assignment, pulsar_routing_exclusive_mode,
     pulsar_routing_hash_range, pulsar_routing_selector_kind,
 };
-use crate::error::pulsar_routing_status;
+use crate::error::{pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, Out, OutBuf, free_box, to_boxed_mut_ptr, write_display};
 use crate::text::pulsar_routing_str;
 
@@ -129,13 +129,11 @@ impl BoxCastable for pulsar_routing_selector {
     type RustType = Selector;
 }
 
-impl From<Error> for pulsar_routing_status {
-    fn from(e: Error) -> Self {
-        match e {
-            Error::Assign(e) => e.into(),
-            Error::Config(e) => e.into(),
-            Error::OutOfMemory => Self::OutOfMemory,
-        }
+status_from! {
+    Error {
+        Error::Assign(e) => e.into(),
+        Error::Config(e) => e.into(),
+        Error::OutOfMemory => Self::OutOfMemory,
     }
 }
 

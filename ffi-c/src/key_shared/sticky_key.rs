@@ -99,6 +99,25 @@ pub(crate) unsafe fn read_message_keys<'a>(
     }
 }
 
+/// Writes the slot of the `len` key bytes at `key` in the range `range`
+/// gives, which is asked for once the pointers are checked.
+///
+/// # Safety
+/// `key` must point to `len` readable bytes and `slot_out` must be valid for
+/// writing a `uint32_t`.
+unsafe fn write_slot(
+    key: *const u8,
+    len: usize,
+    slot_out: *mut u32,
+    range: impl FnOnce() -> Result<KeyHashRange, pulsar_routing_status>,
+) -> pulsar_routing_status {
+    let key = try_slice!(key, len);
+    let out = try_out!(slot_out);
+    let range = try_ok!(range());
+    out.write(range.slot_of(key));
+    pulsar_routing_status::Ok
+}
+
 /// The slot of raw sticky-key bytes under a selector kind's default range:
 /// Python's `sticky_key_hash(key, selector)`. `murmur3_31(key) % 65536`
 /// (0 becomes 1) for AutoSplit and Exclusive, `murmur3_31(key) % 65535 + 1`
@@ -123,11 +142,8 @@ pub unsafe extern "C" fn pulsar_routing_sticky_key_hash(
     slot_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let key = try_slice!(key, len);
-        let out = try_out!(slot_out);
-        let kind = try_ok!(kind_from_c(kind));
-        out.write(kind.key_hash_range().slot_of(key));
-        pulsar_routing_status::Ok
+        // SAFETY: this function's contract is the helper's.
+        unsafe { write_slot(key, len, slot_out, || Ok(kind_from_c(kind)?.key_hash_range())) }
     }
 }
 
@@ -156,11 +172,8 @@ pub unsafe extern "C" fn pulsar_routing_slot_of(
     slot_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let key = try_slice!(key, len);
-        let out = try_out!(slot_out);
-        let range = try_ok!(range.to_key_hash_range());
-        out.write(range.slot_of(key));
-        pulsar_routing_status::Ok
+        // SAFETY: this function's contract is the helper's.
+        unsafe { write_slot(key, len, slot_out, || range.to_key_hash_range()) }
     }
 }
 

@@ -18,7 +18,8 @@ use pulsar_routing_core::profiles::{
     cpp_producer_send, go_atoi, go_partition_index,
 };
 
-use crate::error::pulsar_routing_status;
+use crate::error::{enum_from_c, enum_to_c, pulsar_routing_status};
+use crate::ffi::Out;
 use crate::routing_key::{
     PULSAR_ROUTING_KEY_KIND_BYTES, PULSAR_ROUTING_KEY_KIND_NONE, PULSAR_ROUTING_KEY_KIND_STRING,
     PULSAR_ROUTING_KEY_KIND_UTF16, pulsar_routing_key,
@@ -130,21 +131,22 @@ pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_82: pulsar_routing_profile_has
 pub(crate) fn profile_from_c(
     profile: pulsar_routing_client_profile,
 ) -> Result<ClientProfile, pulsar_routing_status> {
-    usize::try_from(profile)
-        .ok()
-        .and_then(|i| ClientProfile::ALL.get(i).copied())
-        .ok_or(pulsar_routing_status::UnknownClientProfile)
+    enum_from_c(
+        &ClientProfile::ALL,
+        profile,
+        pulsar_routing_status::UnknownClientProfile,
+    )
+}
+
+/// What a producer of a C profile uses when nothing is configured.
+pub(crate) fn default_config(
+    profile: pulsar_routing_client_profile,
+) -> Result<ProfileConfig, pulsar_routing_status> {
+    profile_from_c(profile).map(ProfileConfig::client_default)
 }
 
 pub(crate) fn profile_to_c(profile: ClientProfile) -> pulsar_routing_client_profile {
-    match profile {
-        ClientProfile::Java => PULSAR_ROUTING_CLIENT_PROFILE_JAVA,
-        ClientProfile::Go => PULSAR_ROUTING_CLIENT_PROFILE_GO,
-        ClientProfile::Cpp => PULSAR_ROUTING_CLIENT_PROFILE_CPP,
-        ClientProfile::Python => PULSAR_ROUTING_CLIENT_PROFILE_PYTHON,
-        ClientProfile::PulsarRs => PULSAR_ROUTING_CLIENT_PROFILE_PULSAR_RS,
-        ClientProfile::DotPulsar => PULSAR_ROUTING_CLIENT_PROFILE_DOTPULSAR,
-    }
+    enum_to_c(&ClientProfile::ALL, profile)
 }
 
 /// The C scheme values of `BoostHash` pinned to a Boost generation, with
@@ -250,41 +252,42 @@ fn scheme_name(scheme: pulsar_routing_client_hashing_scheme) -> Option<&'static 
 pub(crate) fn mode_from_c(
     mode: pulsar_routing_profile_mode,
 ) -> Result<ProfileMode, pulsar_routing_status> {
-    usize::try_from(mode)
-        .ok()
-        .and_then(|i| ProfileMode::ALL.get(i).copied())
-        .ok_or(pulsar_routing_status::UnknownProfileMode)
+    enum_from_c(
+        &ProfileMode::ALL,
+        mode,
+        pulsar_routing_status::UnknownProfileMode,
+    )
 }
 
 fn hash_from_c(hash: pulsar_routing_profile_hash) -> Result<KeyHash, pulsar_routing_status> {
-    usize::try_from(hash)
-        .ok()
-        .and_then(|i| KeyHash::ALL.get(i).copied())
-        .ok_or(pulsar_routing_status::UnknownProfileHash)
+    enum_from_c(
+        &KeyHash::ALL,
+        hash,
+        pulsar_routing_status::UnknownProfileHash,
+    )
 }
 
 pub(crate) fn hash_to_c(hash: KeyHash) -> pulsar_routing_profile_hash {
-    match hash {
-        KeyHash::JavaStringHash => PULSAR_ROUTING_PROFILE_HASH_JAVA_STRING,
-        KeyHash::Murmur3_32 => PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32,
-        KeyHash::GoJavaStringHash => PULSAR_ROUTING_PROFILE_HASH_GO_JAVA_STRING,
-        KeyHash::CppJavaStringHash => PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING,
-        KeyHash::CppJavaStringHashUnsignedChar => {
-            PULSAR_ROUTING_PROFILE_HASH_CPP_JAVA_STRING_UNSIGNED_CHAR
-        }
-        KeyHash::CppBoostHash => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST,
-        KeyHash::CppBoostHash1_62 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62,
-        KeyHash::CppBoostHash1_62UnsignedChar => {
-            PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_62_UNSIGNED_CHAR
-        }
-        KeyHash::CppBoostHash1_33 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33,
-        KeyHash::CppBoostHash1_33UnsignedChar => {
-            PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_33_UNSIGNED_CHAR
-        }
-        KeyHash::CppBoostHash1_81 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_81,
-        KeyHash::CppBoostHash1_82 => PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_82,
-        KeyHash::Murmur3_32Unmasked => PULSAR_ROUTING_PROFILE_HASH_MURMUR3_32_UNMASKED,
+    enum_to_c(&KeyHash::ALL, hash)
+}
+
+/// Writes the partition a producer of `profile` configured with `config`
+/// sends the keyed `message` to, or returns `NO_KEY` where the client
+/// routes it as a keyless one.
+pub(crate) fn keyed_partition(
+    profile: ClientProfile,
+    config: &ProfileConfig,
+    message: &ProfileMessage<'_>,
+    num_partitions: i64,
+    out: Out<'_, u32>,
+) -> pulsar_routing_status {
+    let n = try_ok!(PartitionCount::from_i64(num_partitions));
+    let keying = try_ok!(ProfileKeying::new(profile, config));
+    match try_ok!(keying.partition(message, n)) {
+        Some(partition) => out.write(partition),
+        None => return pulsar_routing_status::NoKey,
     }
+    pulsar_routing_status::Ok
 }
 
 /// A `&'static CStr` from a core name without its NUL: the names are few
@@ -409,8 +412,7 @@ pub unsafe extern "C" fn pulsar_routing_client_profile_default_scheme(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(scheme_out);
-        let profile = try_ok!(profile_from_c(profile));
-        let config = ProfileConfig::client_default(profile);
+        let config = try_ok!(default_config(profile));
         out.write(scheme_to_c(config.scheme, config.boost));
         pulsar_routing_status::Ok
     }
@@ -611,17 +613,11 @@ pub unsafe extern "C" fn pulsar_routing_profile_partition(
         let profile = try_ok!(profile_from_c(profile));
         let (scheme, boost) = try_ok!(scheme_from_c(scheme));
         let mode = try_ok!(mode_from_c(mode));
-        let n = try_ok!(PartitionCount::from_i64(num_partitions));
         let config = ProfileConfig {
             boost,
             ..ProfileConfig::client_default(profile).with_scheme(scheme).with_mode(mode)
         };
-        let keying = try_ok!(ProfileKeying::new(profile, &config));
-        match try_ok!(keying.partition(&message, n)) {
-            Some(partition) => out.write(partition),
-            None => return pulsar_routing_status::NoKey,
-        }
-        pulsar_routing_status::Ok
+        keyed_partition(profile, &config, &message, num_partitions, out)
     }
 }
 

@@ -9,17 +9,18 @@ use std::sync::Mutex;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
-    BatchingConfig, CharSignedness, ProfileConfig, ProfileKeying, ProfileRouter, ProfileSeed,
+    BatchingConfig, CharSignedness, ClientProfile, ProfileConfig, ProfileKeying, ProfileRouter,
+    ProfileSeed,
 };
 
 use crate::error::pulsar_routing_status;
 use crate::ffi::{BoxCastable, free_box, lock, to_boxed_mut_ptr};
 use crate::profiles::{
     PULSAR_ROUTING_PROFILE_MODE_DEFAULT, PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN,
-    PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION, hash_to_c, message_from_c, mode_from_c,
-    profile_from_c, profile_to_c, pulsar_routing_client_hashing_scheme,
-    pulsar_routing_client_profile, pulsar_routing_profile_hash, pulsar_routing_profile_mode,
-    scheme_from_c, scheme_to_c,
+    PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION, default_config, hash_to_c, keyed_partition,
+    message_from_c, mode_from_c, profile_from_c, profile_to_c,
+    pulsar_routing_client_hashing_scheme, pulsar_routing_client_profile,
+    pulsar_routing_profile_hash, pulsar_routing_profile_mode, scheme_from_c, scheme_to_c,
 };
 use crate::routing_key::pulsar_routing_key;
 
@@ -87,6 +88,14 @@ impl pulsar_routing_profile_config {
         }
     }
 
+    /// The core profile of a C value, and this configuration for it.
+    fn with_profile(
+        self,
+        profile: pulsar_routing_client_profile,
+    ) -> Result<(ClientProfile, ProfileConfig), pulsar_routing_status> {
+        Ok((profile_from_c(profile)?, self.to_core()?))
+    }
+
     pub(crate) fn to_core(self) -> Result<ProfileConfig, pulsar_routing_status> {
         let (scheme, boost) = scheme_from_c(self.scheme)?;
         Ok(ProfileConfig {
@@ -144,8 +153,7 @@ pub unsafe extern "C" fn pulsar_routing_profile_config_default(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(config_out);
-        let profile = try_ok!(profile_from_c(profile));
-        let config = ProfileConfig::client_default(profile);
+        let config = try_ok!(default_config(profile));
         out.write(pulsar_routing_profile_config::from_core(&config));
         pulsar_routing_status::Ok
     }
@@ -177,8 +185,7 @@ pub unsafe extern "C" fn pulsar_routing_profile_keying_hash(
     ffi_panic_boundary! {
         let config = try_config!(config);
         let out = try_out!(hash_out);
-        let profile = try_ok!(profile_from_c(profile));
-        let config = try_ok!(config.to_core());
+        let (profile, config) = try_ok!(config.with_profile(profile));
         let keying = try_ok!(ProfileKeying::new(profile, &config));
         out.write(hash_to_c(keying.hash()));
         pulsar_routing_status::Ok
@@ -227,15 +234,8 @@ pub unsafe extern "C" fn pulsar_routing_profile_keying_partition(
         let out = try_out!(partition_out);
         // SAFETY: the caller's contract on `key.data` and `ordering_key`.
         let message = try_ok!(unsafe { message_from_c(key, ordering_key, ordering_key_len, 0) });
-        let profile = try_ok!(profile_from_c(profile));
-        let config = try_ok!(config.to_core());
-        let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        let keying = try_ok!(ProfileKeying::new(profile, &config));
-        match try_ok!(keying.partition(&message, n)) {
-            Some(partition) => out.write(partition),
-            None => return pulsar_routing_status::NoKey,
-        }
-        pulsar_routing_status::Ok
+        let (profile, config) = try_ok!(config.with_profile(profile));
+        keyed_partition(profile, &config, &message, num_partitions, out)
     }
 }
 
@@ -297,8 +297,7 @@ impl pulsar_routing_profile_router {
         ffi_panic_boundary! {
             let config = try_config!(config);
             let out = try_out!(router_out);
-            let profile = try_ok!(profile_from_c(profile));
-            let config = try_ok!(config.to_core());
+            let (profile, config) = try_ok!(config.with_profile(profile));
             let seed = ProfileSeed { start, created_ns };
             let router = try_ok!(ProfileRouter::new(profile, &config, seed));
             out.write(to_boxed_mut_ptr::<Self>(Mutex::new(router)));

@@ -11,7 +11,8 @@ use pulsar_routing::kafka::{LibrdkafkaPartitioner, fnv1a, murmur2, to_positive};
 use pulsar_routing::profiles::ProfileRouteError as CoreRouteError;
 use pyo3::prelude::*;
 
-use crate::buffers::{ByteInput, DETACH_MIN_BYTES, Streaming, detach_above, hash_text_or_bytes};
+use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above, hash_text_or_bytes};
+use crate::crc32::streaming_hasher;
 use crate::errors::{PulsarRoutingError, partition_count};
 use crate::profiles::{ClientKey, KeyRoute, NO_KEY, config_error, route_all};
 
@@ -119,41 +120,18 @@ pub(crate) fn kafka_partitions<'py>(
     route_all(py, keys, &route)
 }
 
-/// Streaming Kafka murmur2 for a key that arrives in pieces. MurmurHash2
-/// seeds with the total length, so it is given first (`total_len`), and
-/// `finalize` raises `PulsarRoutingError` until exactly that many bytes
-/// were fed. A `str` is fed as its UTF-8 (`StringSerializer`). Shareable
-/// between threads; each `update` is atomic.
-#[pyclass(frozen, module = "pulsar_routing", name = "KafkaMurmur2Hasher")]
-pub(crate) struct PyKafkaMurmur2Hasher(Streaming<pulsar_routing::kafka::Murmur2Hasher>);
-
-#[pymethods]
-impl PyKafkaMurmur2Hasher {
-    #[new]
-    #[pyo3(signature = (total_len, data = None, /))]
-    fn new(py: Python<'_>, total_len: u64, data: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let hasher = pulsar_routing::kafka::Murmur2Hasher::new(total_len);
-        Streaming::new(py, hasher, data).map(Self)
-    }
-
-    /// Feeds more bytes (`str`, or any C-contiguous buffer); returns the
-    /// hasher.
-    #[pyo3(signature = (data, /))]
-    fn update<'py>(slf: &Bound<'py, Self>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        slf.get().0.feed(slf.py(), data)?;
-        Ok(slf.clone())
-    }
-
+streaming_hasher! {
+    /// Streaming Kafka murmur2 for a key that arrives in pieces. MurmurHash2
+    /// seeds with the total length, so it is given first (`total_len`), and
+    /// `finalize` raises `PulsarRoutingError` until exactly that many bytes
+    /// were fed. A `str` is fed as its UTF-8 (`StringSerializer`). Shareable
+    /// between threads; each `update` is atomic.
+    #[pyclass(frozen, module = "pulsar_routing", name = "KafkaMurmur2Hasher")]
+    PyKafkaMurmur2Hasher(pulsar_routing::kafka::Murmur2Hasher), new(total_len: u64),
+        feeding "`str`, or any C-contiguous buffer";
     /// `kafka_murmur2` of everything fed so far.
     fn finalize(&self) -> PyResult<u32> {
-        self.0
-            .get()
-            .finalize()
-            .map_err(|e| PulsarRoutingError::new_err(e.to_string()))
-    }
-
-    /// An independent hasher with the same input so far.
-    fn copy(&self) -> Self {
-        Self(self.0.copy())
+        let done = self.0.get().finalize();
+        done.map_err(|e| PulsarRoutingError::new_err(e.to_string()))
     }
 }

@@ -281,17 +281,29 @@ pub(crate) fn profile_partition(
         mode,
         BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
     )?;
+    with_message(key, ordering_key, 0, |message| {
+        keying.partition(message, n).map_err(route_error)
+    })
+}
+
+/// Calls `f` with the message of a key and an ordering key (`None`: none),
+/// each `str`, `bytes` or `None`.
+pub(crate) fn with_message<T>(
+    key: &Bound<'_, PyAny>,
+    ordering_key: Option<&Bound<'_, PyAny>>,
+    payload_len: u64,
+    f: impl FnOnce(&ProfileMessage<'_>) -> PyResult<T>,
+) -> PyResult<T> {
     let key = ClientKey::extract(key, &"key")?;
     let ordering = match ordering_key {
         Some(obj) if !obj.is_none() => Some(ClientKey::extract(obj, &"ordering_key")?),
         _ => None,
     };
-    let message = ProfileMessage {
+    f(&ProfileMessage {
         key: key.profile_key(),
         ordering_key: ordering.as_ref().and_then(ClientKey::kafka_bytes),
-        payload_len: 0,
-    };
-    keying.partition(&message, n).map_err(route_error)
+        payload_len,
+    })
 }
 
 /// The partition of every key for a client of `profile`, as an int32 numpy

@@ -7,13 +7,13 @@
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use pulsar_routing::profiles::{ProfileMessage, ProfileRouter, ProfileSeed};
+use pulsar_routing::profiles::{ProfileRouter, ProfileSeed};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::partition_count;
 use crate::lock;
-use crate::profiles::{BuildOptions, ClientKey, config_error, profile_config, route_error};
+use crate::profiles::{BuildOptions, config_error, profile_config, route_error, with_message};
 
 /// Unix epoch nanoseconds, what the clients' clocks read.
 fn epoch_ns() -> i64 {
@@ -125,20 +125,12 @@ impl PyProfileRouter {
         ordering_key: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u32> {
         let n = partition_count(py, num_partitions)?;
-        let key = ClientKey::extract(key, &"key")?;
-        let ordering = match ordering_key {
-            Some(obj) if !obj.is_none() => Some(ClientKey::extract(obj, &"ordering_key")?),
-            _ => None,
-        };
-        let message = ProfileMessage {
-            key: key.profile_key(),
-            ordering_key: ordering.as_ref().and_then(ClientKey::kafka_bytes),
-            payload_len,
-        };
-        let now = now_ns.unwrap_or_else(epoch_ns);
-        lock(&self.inner)
-            .route(&message, n, now)
-            .map_err(route_error)
+        with_message(key, ordering_key, payload_len, |message| {
+            let now = now_ns.unwrap_or_else(epoch_ns);
+            lock(&self.inner)
+                .route(message, n, now)
+                .map_err(route_error)
+        })
     }
 
     /// The client (`"java"`, `"go"`, ...).
