@@ -145,7 +145,8 @@ class Files:
 
     ``paths`` may hold glob patterns. The arguments are those of
     :func:`~pulsar_routing.plan.file_batches`, for every file; ``format="auto"``
-    goes by each file's extension.
+    goes by each file's extension. ``piece_rows``: the rows of Parquet row
+    groups one task reads at least (the last run of a file may be shorter).
     """
 
     def __init__(
@@ -156,8 +157,12 @@ class Files:
         key_column: str | None = None,
         weight_column: str | None = None,
         progress: Callable[[int], None] | None = None,
+        piece_rows: int = BATCH_ROWS,
     ) -> None:
+        if piece_rows < 1:
+            raise PlanInputError("piece_rows must be at least 1")
         self.paths = expand_paths(paths)
+        self.piece_rows = piece_rows
         self.format = format
         self.key_column = key_column
         self.weight_column = weight_column
@@ -217,7 +222,7 @@ class Files:
             for i in range(meta.num_row_groups):
                 run.append(i)
                 rows += meta.row_group(i).num_rows
-                if rows >= BATCH_ROWS:
+                if rows >= self.piece_rows:
                     out.append(Piece(path, fmt, self.key_column, self.weight_column, tuple(run)))
                     run, rows = [], 0
             if run or meta.num_row_groups == 0:
@@ -421,7 +426,7 @@ def dask_client(address: str, *, workers: int | None = None) -> Iterator[Any]:
             n_workers=workers or os.cpu_count() or 1,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
             silence_logs=logging.ERROR,
         ) as cluster, dist.Client(cluster) as client:
             yield client
