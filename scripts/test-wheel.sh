@@ -25,7 +25,8 @@ profile=${WHEEL_PROFILE:-release}
 work=$repo/target/wheel-test
 readme=$repo/py/README.md
 
-step() { printf '\n--> %s\n' "$*"; }
+started=$SECONDS
+step() { printf '\n--> [%ss] %s\n' "$((SECONDS - started))" "$*"; }
 fail() { echo "test-wheel: $*" >&2; exit 1; }
 
 [ -x .venv/bin/maturin ] || fail "no .venv with maturin here; run scripts/setup.sh first"
@@ -118,12 +119,10 @@ fi
 cat base-error.txt
 grep -q "pip install 'pulsar-routing\[plan\]'" base-error.txt || fail "the error does not name pulsar-routing[plan]"
 
-step "demo, --json, --plot"
-"$bin/pulsar-routing" demo > demo.txt
-"$bin/pulsar-routing" demo --json > demo.json
-"$bin/pulsar-routing" demo --plot demo.png 2> /dev/null > /dev/null
+step "demo --json --plot (the base install ran the text demo)"
+"$bin/pulsar-routing" demo --json --plot demo.png > demo.json 2> /dev/null
 "$py" -c 'import json, sys; json.load(open("demo.json")); sys.exit(open("demo.png", "rb").read(8) != b"\x89PNG\r\n\x1a\n")'
-echo "demo, demo --json, demo --plot: ok"
+echo "demo --json --plot: ok"
 
 # Runs the `pulsar-routing plan` commands of py/README.md that match (or,
 # with -v, do not match) a pattern. The pulsar-admin ones read files of a
@@ -179,4 +178,4 @@ assert engine["workers"] == 2 and engine["files"] == 3 and engine["input_partiti
 print(f"--dask local: the single-machine report; {engine}")
 EOF
 
-printf '\nThe wheel works as installed.\n'
+printf '\nThe wheel works as installed (%ss).\n' "$((SECONDS - started))"
