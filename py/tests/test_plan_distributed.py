@@ -176,6 +176,10 @@ def test_cli_errors(dataset: list[str], capsys: pytest.CaptureFixture[str], monk
     assert status == 1 and "no file matches" in err
     status, _, err = _cli(["skew", "--file", dataset[0], "--key-column", "k", "--dask-workers", "2"], capsys)
     assert status == 1 and "--dask-workers goes with --dask local" in err
+    # Sketch-counted skew has no picture: one error line, not a traceback.
+    status, _, err = _cli(["skew", "--file", dataset[0], "--key-column", "k", "--max-distinct", "10", "--plot",
+                          str(Path(dataset[0]).parent / "x.png")], capsys)
+    assert status == 1 and "--plot: no plot for a StreamingSkewReport" in err
     monkeypatch.setitem(sys.modules, "distributed", None)
     status, _, err = _cli(["skew", "--file", dataset[0], "--key-column", "k", "--dask", "local"], capsys)
     assert status == 1 and "pip install 'pulsar-routing[dask]'" in err

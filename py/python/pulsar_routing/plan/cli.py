@@ -608,7 +608,11 @@ def run_plan(args: argparse.Namespace) -> int:
         if args.plot:
             from .plots import plot
 
-            plot(result, args.plot)
+            try:
+                plot(result, args.plot)
+            except TypeError as err:
+                # A result without a picture (skew in sketch counting): one error line, no traceback.
+                raise PlanInputError(f"--plot: {err}") from None
         if args.html:
             from .html import write_html
 
