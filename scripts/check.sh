@@ -48,6 +48,10 @@ scripts/test-go.sh
 step "Python: stubs, types, golden vectors through Python"
 scripts/test-python.sh
 
+# After test-python.sh: its release build is the wheel's, so this only links and packs.
+step "the wheel as installed: clean venvs with the README's install lines, the README's commands"
+scripts/test-wheel.sh
+
 step "conformance: every scenario agrees in Rust, C, Python and Go"
 scripts/conformance.sh
 

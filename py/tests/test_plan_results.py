@@ -113,7 +113,7 @@ def test_plots_without_matplotlib(demo: PlanReport, tmp_path: Path, monkeypatch:
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
-    with pytest.raises(PlotUnavailable, match="pip install matplotlib"):
+    with pytest.raises(PlotUnavailable, match=r"pip install .pulsar-routing\[plan\]."):
         plot(demo.skew[0], tmp_path / "x.png")
 
 

@@ -11,16 +11,19 @@ default, ``--json`` for machines, ``--plot FILE.png`` for a picture,
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from pathlib import Path
 from collections.abc import Sequence
-from typing import Any, Callable, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 from .. import PulsarRoutingError
 from .clients import DEFAULT_CLIENT_SETUPS
-from .inputs import FORMATS, KeySample, PlanInputError, key_sample, read_keys
+from .inputs import FORMATS, KeySample, PlanInputError, key_sample
 from .results import Result
 from .skew import SCHEMES
+
+if TYPE_CHECKING:
+    from .distributed import Files
 
 SELECTOR_CHOICES = ("all", "consistent_hashing", "auto_split", "exclusive")
 DEMO_SAMPLES = ("orders", "users")
@@ -63,11 +66,18 @@ def _positive(text: str) -> float:
 def _key_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
     g = p.add_argument_group("keys" if required else "keys (optional)")
     g.add_argument("keys", nargs="*", metavar="KEY", help="keys given on the command line")
-    g.add_argument("-f", "--file", metavar="PATH", help="a key file: text (one key per line), CSV or Parquet")
+    g.add_argument("-f", "--file", nargs="+", metavar="PATH",
+                   help="key files, read as one: text (one key per line), CSV or Parquet; paths or glob patterns")
     g.add_argument("--format", choices=FORMATS, default="auto", help="the file's format (default: by extension)")
     g.add_argument("--key-column", metavar="NAME", help="CSV/Parquet: the key column (default: 'key' or the only one)")
     g.add_argument("--weight-column", metavar="NAME", help="CSV/Parquet: a message-count column")
     g.add_argument("--demo-data", choices=DEMO_SAMPLES, help="use a built-in demo sample")
+    d = p.add_argument_group("distributed (with --file; needs pulsar-routing[dask])")
+    d.add_argument("--dask", metavar="ADDRESS",
+                   help="read and reduce the files on a Dask cluster: a scheduler address (tcp://host:8786), "
+                   "or 'local' for a local cluster")
+    d.add_argument("--dask-workers", type=_count, metavar="N",
+                   help="--dask local: worker processes (default: one per core)")
     p.set_defaults(keys_required=required)
 
 
@@ -75,19 +85,6 @@ def _sample(args: argparse.Namespace) -> KeySample | None:
     sources = sum(bool(x) for x in (args.keys, args.file, args.demo_data))
     if sources > 1:
         raise PlanInputError("give keys, --file or --demo-data, not several")
-    if args.file:
-        progress = _Progress.for_file(args)
-        try:
-            return read_keys(
-                args.file,
-                format=args.format,
-                key_column=args.key_column,
-                weight_column=args.weight_column,
-                progress=progress,
-            )
-        finally:
-            if progress is not None:
-                progress.done()
     if args.key_column or args.weight_column:
         raise PlanInputError("--key-column and --weight-column go with --file")
     if args.demo_data:
@@ -110,7 +107,7 @@ class _Progress:
 
     SHOW_FROM = 1_000_000
 
-    def __init__(self, path: str, total_rows: int | None) -> None:
+    def __init__(self, name: str, total_rows: int | None) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
@@ -123,7 +120,7 @@ class _Progress:
             console=Console(stderr=True),
             transient=False,
         )
-        self._task = self._bar.add_task(Path(path).name, total=total_rows)
+        self._task = self._bar.add_task(name, total=total_rows)
         self._started = False
 
     def __call__(self, rows: int) -> None:
@@ -137,56 +134,64 @@ class _Progress:
             self._bar.stop()
 
     @classmethod
-    def for_file(cls, args: argparse.Namespace) -> _Progress | None:
+    def for_files(cls, files: Files, fmt: str) -> _Progress | None:
         """A bar for ``--file`` when stderr is a terminal; None otherwise."""
         if not sys.stderr.isatty():
             return None
         from .inputs import detect_format
 
-        fmt = detect_format(args.file) if args.format == "auto" else args.format
-        total: int | None = None
-        if fmt == "parquet":
+        total: int | None = 0
+        for path in files.paths:
+            if (detect_format(path) if fmt == "auto" else fmt) != "parquet":
+                total = None
+                break
             try:
                 import pyarrow.parquet as pq
 
-                total = int(pq.ParquetFile(args.file).metadata.num_rows)
+                total = (total or 0) + int(pq.ParquetFile(path).metadata.num_rows)
             except Exception:  # noqa: BLE001 - the reader reports a bad file properly
                 total = None
-        return cls(args.file, total)
+                break
+        return cls(files.source, total)
 
 
 def _streamed(args: argparse.Namespace, run: Callable[..., Result], *positional: Any, **options: Any) -> Result | None:
-    """Runs a ``stream_*`` function on ``--file`` read once, in batches; None without ``--file``.
+    """Runs a ``stream_*`` function on the ``--file`` files read once, in batches; None without ``--file``.
 
     Exact while the distinct keys fit in ``--max-distinct``; past that the
     analysis goes on with sketches or says it cannot, and the report says
-    which counting it used.
+    which counting it used. With ``--dask``, the workers of a Dask cluster
+    read and reduce the files (:mod:`.distributed`), and ``args.engine``
+    says where it ran.
     """
     if not args.file:
         if args.max_distinct is not None:
             raise PlanInputError("--max-distinct streams a --file (text, CSV or Parquet)")
+        if args.dask or args.dask_workers:
+            raise PlanInputError("--dask reads --file on a cluster: give --file")
         return None
-    from .inputs import file_batches
+    from .distributed import Files, dask_client
     from .sketch import MAX_DISTINCT
 
     sources = sum(bool(x) for x in (getattr(args, "keys", None), args.file, args.demo_data))
     if sources > 1:
         raise PlanInputError("give keys, --file or --demo-data, not several")
-    progress = _Progress.for_file(args)
+    if args.dask_workers and not args.dask:
+        raise PlanInputError("--dask-workers goes with --dask local")
+    files = Files(args.file, format=args.format, key_column=args.key_column, weight_column=args.weight_column)
+    limit = MAX_DISTINCT if args.max_distinct is None else args.max_distinct
+    if args.dask:
+        with dask_client(args.dask, workers=args.dask_workers) as client:
+            result = run(
+                files.on(client, "local cluster" if args.dask == "local" else args.dask),
+                *positional, source=files.source, max_distinct=limit, **options,
+            )
+        args.engine = files.run
+        return result
+    progress = _Progress.for_files(files, args.format)
+    files.progress = progress
     try:
-        return run(
-            file_batches(
-                args.file,
-                format=args.format,
-                key_column=args.key_column,
-                weight_column=args.weight_column,
-                progress=progress,
-            ),
-            *positional,
-            source=Path(args.file).name,
-            max_distinct=MAX_DISTINCT if args.max_distinct is None else args.max_distinct,
-            **options,
-        )
+        return run(files, *positional, source=files.source, max_distinct=limit, **options)
     finally:
         if progress is not None:
             progress.done()
@@ -224,40 +229,15 @@ def _demo(args: argparse.Namespace) -> Result:
 
 
 def _skew(args: argparse.Namespace) -> Result:
+    from .sketch import stream_skew
     from .skew import analyze_skew
 
-    if args.file:
-        # A file is streamed once: exact counting while its distinct keys
-        # fit (up to --max-distinct), DataSketches sketches past that, so
-        # memory stays bounded however long the file is. The report says
-        # which counting it used.
-        from .inputs import file_batches
-        from .sketch import MAX_DISTINCT, stream_skew
-
-        sources = sum(bool(x) for x in (args.keys, args.file, args.demo_data))
-        if sources > 1:
-            raise PlanInputError("give keys, --file or --demo-data, not several")
-        progress = _Progress.for_file(args)
-        try:
-            return stream_skew(
-                file_batches(
-                    args.file,
-                    format=args.format,
-                    key_column=args.key_column,
-                    weight_column=args.weight_column,
-                    progress=progress,
-                ),
-                args.partitions,
-                args.scheme,
-                source=Path(args.file).name,
-                max_distinct=MAX_DISTINCT if args.max_distinct is None else args.max_distinct,
-                top=args.top,
-            )
-        finally:
-            if progress is not None:
-                progress.done()
-    if args.max_distinct is not None:
-        raise PlanInputError("--max-distinct streams a --file (text, CSV or Parquet)")
+    # A file is streamed once: exact counting while its distinct keys fit
+    # (up to --max-distinct), DataSketches sketches past that, so memory
+    # stays bounded however long the file is.
+    streamed = _streamed(args, stream_skew, args.partitions, args.scheme, top=args.top)
+    if streamed is not None:
+        return streamed
     return analyze_skew(_need(_sample(args)), args.partitions, args.scheme, top=args.top)
 
 
@@ -628,7 +608,11 @@ def run_plan(args: argparse.Namespace) -> int:
         if args.plot:
             from .plots import plot
 
-            plot(result, args.plot)
+            try:
+                plot(result, args.plot)
+            except TypeError as err:
+                # A result without a picture (skew in sketch counting): one error line, no traceback.
+                raise PlanInputError(f"--plot: {err}") from None
         if args.html:
             from .html import write_html
 
@@ -637,7 +621,14 @@ def run_plan(args: argparse.Namespace) -> int:
         message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         print(f"error: {message}", file=sys.stderr)
         return 1
-    print(result.to_json() if args.json else str(result))
+    engine: Result | None = getattr(args, "engine", None)
+    if args.json:
+        data = result.to_dict()
+        if engine is not None:
+            data["engine"] = engine.to_dict()
+        print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+    else:
+        print(str(result) if engine is None else f"{result}\n\n{engine}")
     if args.plot:
         print(f"plot written to {args.plot}", file=sys.stderr)
     if args.html:

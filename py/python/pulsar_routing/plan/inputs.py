@@ -268,7 +268,7 @@ def _pyarrow() -> Any:
     try:
         import pyarrow
     except ImportError:  # pragma: no cover - pyarrow is a test dependency
-        raise PlanInputError("this input needs pyarrow: pip install pyarrow") from None
+        raise PlanInputError("this input needs pyarrow: pip install 'pulsar-routing[plan]'") from None
     return pyarrow
 
 

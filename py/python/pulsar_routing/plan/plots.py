@@ -34,7 +34,7 @@ def _figure(rows: int, cols: int, *, width: float = 6.0, height: float = 3.4) ->
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise PlotUnavailable("plots need matplotlib: pip install matplotlib") from None
+        raise PlotUnavailable("plots need matplotlib: pip install 'pulsar-routing[plan]'") from None
     fig = Figure(figsize=(width * cols, height * rows), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False)
     return fig, [ax for row in axes for ax in row]

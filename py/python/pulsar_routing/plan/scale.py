@@ -1,17 +1,16 @@
-"""Scale-out: partial key histograms that sum, for a distributed engine such as Dask.
+"""Partial key histograms that sum: the pieces of a scale-out pipeline of your own.
 
-When the key sample does not fit one machine, each worker turns its part of
-the data set into a partial histogram (:func:`partial_histogram`: the
+The engine is :mod:`pulsar_routing.plan.distributed` (``plan ... --file
+PATHS --dask ADDRESS``): its workers read the files and reduce them to
+summaries that merge, exact or sketched, so the distinct keys never have
+to fit one machine. What is here is the exact half of that, for data that
+is not in files or for a pipeline built by hand: each worker turns its part
+of the data set into a partial histogram (:func:`partial_histogram`: the
 distinct keys of that part with their summed weights, a :class:`KeySample`),
 and the partials are summed (:func:`merge_samples`) into the same sample a
-single machine would have read. Every analysis then runs on the merged
-sample, so its result is identical to the single-machine run. Partition
-loads are histograms too (:func:`partition_load`): a worker's loads for N
-partitions sum to the loads of the whole data set.
-
-The engine itself is not part of the package; the recipe (README, "Scale-out
-with Dask") maps Parquet files or row groups with ``dask.delayed`` and sums
-with :func:`merge_samples`.
+single machine would have read, so every analysis gives the single-machine
+result on it. Partition loads are histograms too (:func:`partition_load`):
+a worker's loads for N partitions sum to the loads of the whole data set.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ exact (they are sums). The distinct keys are held, exactly, up to
 ``max_distinct``; the result is then the full :class:`SkewAnalysis` (its
 sample line says "exact counting"). Past that, the held keys are poured
 into streaming sketches from Apache DataSketches (``pip install
-datasketches``): a frequent-items sketch for the hot keys and HyperLogLog
+'pulsar-routing[plan]'``): a frequent-items sketch for the hot keys and HyperLogLog
 for the distinct-key count, and the result is a
 :class:`StreamingSkewReport` whose ``mode`` is ``"sketch"``.
 :func:`pulsar_routing.plan.file_batches` reads text, CSV and Parquet files
@@ -55,7 +55,7 @@ def _datasketches() -> Any:
     except ImportError:
         raise PlanInputError(
             "too many distinct keys to count exactly, and streaming sketches need "
-            "Apache DataSketches: pip install datasketches"
+            "Apache DataSketches: pip install 'pulsar-routing[plan]'"
         ) from None
 
 
@@ -144,13 +144,67 @@ def _level(max_mean: float) -> str:
     return "fix-keys"
 
 
+_SERDE: list[Any] = []
+
+
+def _key_serde() -> Any:
+    """A DataSketches serde for str and bytes keys: a type byte, a 4-byte length, the bytes."""
+    if not _SERDE:
+        base: Any = _datasketches().PyObjectSerDe
+
+        class KeySerDe(base):  # type: ignore[misc]
+            def get_size(self, item: Key) -> int:
+                return 5 + len(item.encode("utf-8") if isinstance(item, str) else item)
+
+            def to_bytes(self, item: Key) -> bytes:
+                text = isinstance(item, str)
+                data = item.encode("utf-8") if isinstance(item, str) else bytes(item)
+                return (b"s" if text else b"b") + len(data).to_bytes(4, "little") + data
+
+            def from_bytes(self, data: bytes, offset: int) -> tuple[Key, int]:
+                size = int.from_bytes(data[offset + 1 : offset + 5], "little")
+                raw = bytes(data[offset + 5 : offset + 5 + size])
+                return (raw.decode("utf-8") if data[offset : offset + 1] == b"s" else raw), 5 + size
+
+        _SERDE.append(KeySerDe())
+    return _SERDE[0]
+
+
 class _Sketches:
     def __init__(self, lg_max_k: int, lg_k: int) -> None:
         ds = _datasketches()
         self.ds = ds
+        self.lg_max_k, self.lg_k = lg_max_k, lg_k
         self.items = ds.frequent_items_sketch(lg_max_k)
         self.hll = ds.hll_sketch(lg_k)
         self.fractional = False
+
+    def merge(self, other: _Sketches) -> None:
+        """Adds another part's sketches: frequent items merge, HyperLogLogs unite (both keep their bounds)."""
+        self.items.merge(other.items)
+        union = self.ds.hll_union(self.lg_k)
+        union.update(self.hll)
+        union.update(other.hll)
+        self.hll = union.get_result()
+        self.fractional = self.fractional or other.fractional
+
+    # The sketches travel between Dask workers as DataSketches' own bytes.
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "lg_max_k": self.lg_max_k,
+            "lg_k": self.lg_k,
+            "items": self.items.serialize(_key_serde()),
+            "hll": self.hll.serialize_compact(),
+            "fractional": self.fractional,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        ds = _datasketches()
+        self.ds = ds
+        self.lg_max_k, self.lg_k = state["lg_max_k"], state["lg_k"]
+        self.items = ds.frequent_items_sketch.deserialize(state["items"], _key_serde())
+        self.hll = ds.hll_sketch.deserialize(state["hll"])
+        self.fractional = state["fractional"]
 
     def add(self, grouped: Any) -> None:
         """A (k, w) table of distinct keys (nulls dropped by the caller).
@@ -176,6 +230,38 @@ class _Sketches:
             self.hll.update(("b" + key.hex()) if isinstance(key, bytes) else ("s" + key))
 
 
+class _SkewSink:
+    """Exact loads per (scheme, count) and the sketches, from (key, weight) tables; merges with another."""
+
+    def __init__(self, counts: Sequence[int], names: Sequence[str], lg_max_k: int, lg_k: int) -> None:
+        self.loads = {(s, n): np.zeros(n) for s in names for n in counts}
+        self.keyed = 0.0
+        self.sketches = _Sketches(lg_max_k, lg_k)
+
+    def route(self, grouped: Any) -> float:
+        """Loads, keyed weight and the sketches from a (k, w) table of distinct keys; returns the keyless weight."""
+        keys = grouped.column("k")
+        w = np.asarray(grouped.column("w").to_numpy(), dtype=np.float64)
+        for (scheme, n), load in self.loads.items():
+            parts = partitions_for_keys(keys, n, scheme)
+            present = parts >= 0
+            load += np.bincount(parts[present], weights=w[present], minlength=n)
+        missing = np.asarray(keys.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        self.keyed += float(w[~missing].sum())
+        self.sketches.add(grouped)
+        return float(w[missing].sum())
+
+    def add(self, keys: Any, w: NDArray[np.float64]) -> None:
+        """Keys (no nulls) and their weights, one row each: counted per key first."""
+        self.route(_aggregate_arrow(keys, w))
+
+    def merge(self, other: _SkewSink) -> None:
+        for cell, load in self.loads.items():
+            load += other.loads[cell]
+        self.keyed += other.keyed
+        self.sketches.merge(other.sketches)
+
+
 def stream_skew(
     batches: Iterable[tuple[Any, NDArray[np.float64] | None]],
     partitions: int | Sequence[int],
@@ -191,7 +277,8 @@ def stream_skew(
 
     Exact (a :class:`SkewAnalysis`, as :func:`analyze_skew`) while at most
     ``max_distinct`` distinct keys; otherwise a :class:`StreamingSkewReport`
-    from sketches, with exact loads.
+    from sketches, with exact loads. A :class:`pulsar_routing.plan.distributed.Files`
+    bound to a Dask client is reduced on its workers instead.
     """
     counts = [partitions] if isinstance(partitions, int) else list(partitions)
     names = [schemes] if isinstance(schemes, str) else list(schemes)
@@ -201,27 +288,17 @@ def stream_skew(
         raise PlanInputError("partition counts must be at least 1")
     if max_distinct < 0:
         raise PlanInputError("max_distinct must be at least 0")
-    loads = {(s, n): np.zeros(n) for s in names for n in counts}
+    reduce = getattr(batches, "reduce_with", None)
+    if reduce is not None:
+        sample, reduced, totals = reduce(max_distinct, lambda: _SkewSink(counts, names, lg_max_k, lg_k), source)
+        if sample is not None:
+            return analyze_skew(sample, counts, names, top=top)
+        return _skew_report(reduced, totals.rows, totals.keyless, source=source, max_distinct=max_distinct, top=top)
     acc: _ArrowAccumulator | None = _ArrowAccumulator()
-    sketches: _Sketches | None = None
+    sink: _SkewSink | None = None
     rows = 0
     keyless = 0.0
-    keyed = 0.0
     weighted = False
-    def route(grouped: Any) -> None:
-        """Loads, keyed and keyless weight, and the sketches, from a (k, w) table of distinct keys."""
-        nonlocal keyless, keyed
-        assert sketches is not None
-        keys = grouped.column("k")
-        w = np.asarray(grouped.column("w").to_numpy(), dtype=np.float64)
-        for (scheme, n), load in loads.items():
-            parts = partitions_for_keys(keys, n, scheme)
-            present = parts >= 0
-            load += np.bincount(parts[present], weights=w[present], minlength=n)
-        missing = np.asarray(keys.is_null().to_numpy(zero_copy_only=False), dtype=bool)
-        keyless += float(w[missing].sum())
-        keyed += float(w[~missing].sum())
-        sketches.add(grouped)
 
     # While the distinct keys fit, rows are only counted per key: routing
     # them here would be thrown away, as the exact analysis routes the
@@ -237,22 +314,32 @@ def stream_skew(
                 merged = acc._merged()
                 acc._parts, acc._rows_held = [merged], merged.num_rows
                 if merged.num_rows > max_distinct:
-                    sketches = _Sketches(lg_max_k, lg_k)
+                    sink = _SkewSink(counts, names, lg_max_k, lg_k)
                     acc = None
                     for start in range(0, merged.num_rows, BATCH_ROWS):
-                        route(merged.slice(start, BATCH_ROWS))
+                        keyless += sink.route(merged.slice(start, BATCH_ROWS))
                     del merged
             continue
-        route(_aggregate_arrow(keys, None if raw_weights is None else np.asarray(raw_weights, dtype=np.float64)))
+        assert sink is not None
+        keyless += sink.route(
+            _aggregate_arrow(keys, None if raw_weights is None else np.asarray(raw_weights, dtype=np.float64))
+        )
     if acc is not None:
         sample = acc.sample(source, weighted)
         return analyze_skew(sample, counts, names, top=top)
-    assert sketches is not None
-    total = keyed + keyless
-    for load in loads.values():
-        load += keyless / load.shape[0]
+    assert sink is not None
+    return _skew_report(sink, rows, keyless, source=source, max_distinct=max_distinct, top=top)
+
+
+def _skew_report(
+    sink: _SkewSink, rows: int, keyless: float, *, source: str, max_distinct: int, top: int
+) -> StreamingSkewReport:
+    """The sketch-counting report from the summed loads and the sketches."""
+    sketches = sink.sketches
+    total = sink.keyed + keyless
     rows_out = []
-    for (scheme, n), load in loads.items():
+    for (scheme, n), summed in sink.loads.items():
+        load = summed + keyless / n
         mean = float(load.mean())
         mm = float(load.max() / mean) if mean else 1.0
         cv = float(load.std() / mean) if mean else 0.0
@@ -276,8 +363,8 @@ def stream_skew(
         loads=rows_out,
         sketches={
             "library": "datasketches",
-            "lg_max_k": lg_max_k,
-            "lg_k": lg_k,
+            "lg_max_k": sketches.lg_max_k,
+            "lg_k": sketches.lg_k,
             "max_distinct": max_distinct,
             "weights_rounded": sketches.fractional,
         },

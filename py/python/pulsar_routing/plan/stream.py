@@ -215,6 +215,12 @@ def _run(
     """One pass: an exact :class:`KeySample` while the distinct keys fit, else the sink fed with every row."""
     if max_distinct < 0:
         raise PlanInputError("max_distinct must be at least 0")
+    reduce = getattr(batches, "reduce_with", None)
+    if reduce is not None:
+        # Input that reduces itself where it lives (plan.distributed: on Dask
+        # workers), to the same sample, or a merged sink, and totals.
+        reduced: tuple[KeySample | None, S | None, _Totals] = reduce(max_distinct, sink, source)
+        return reduced
     pc = _pyarrow_compute()
     acc: _ArrowAccumulator | None = _ArrowAccumulator()
     out: S | None = None
