@@ -5,7 +5,7 @@
 //!
 //! Criterion measures, in group `keyed_vs_c`, 32-byte keys one per call
 //! (`core`, `c_abi`, `c_o3`) and batches of 1024 keys of 16 bytes
-//! (`batch_core`, `batch_c_o3`). The goals are judged on paired
+//! (`batch_core`, `batch_owned`, `batch_c_o3`). The goals are judged on paired
 //! measurements (`pulsar_routing_benches::paired`), which alternate the
 //! two sides in one loop so that the drift of a shared machine cannot bias
 //! the ratio:
@@ -17,11 +17,14 @@
 //!   (skipped, and said so, when the library has not been built:
 //!   `cargo build --release -p pulsar-routing-ffi`, which
 //!   `scripts/bench.sh` runs first);
-//! - batch: `pulsar_routing::batch::partitions_for_keys` over 1024 keys in
-//!   Arrow's layout (the `KeyOffsets` check included) at most the C loop's
-//!   cost per key, at 16, 32 and 64 bytes;
-//! - lanes: the same batch of 16-byte keys at least 1.5x faster per key
-//!   than the C loop (a ratio of at most 0.667).
+//! - batch: `pulsar_routing::batch::partitions_for_keys` (the core, built
+//!   for the target's baseline instruction set) and
+//!   `pulsar_routing_owned::batch::partitions_for_keys` (the same lanes in
+//!   AVX2 where the processor has it; what C and Python call) over 1024
+//!   keys in Arrow's layout, the `KeyOffsets` check included, at most the
+//!   C loop's cost per key, at 16, 32 and 64 bytes;
+//! - lanes: the owned crate's batch of 16-byte keys at least 1.5x faster
+//!   per key than the C loop (a ratio of at most 0.667).
 //!
 //! Keys are printable ASCII, so that the C ABI accepts every one of them.
 //!
@@ -34,10 +37,11 @@
 
 use std::env;
 use std::hint::black_box;
+use std::num::NonZeroU32;
 use std::time::SystemTime;
 
 use criterion::{Criterion, Throughput};
-use pulsar_routing::batch::{KeyOffsets, partitions_for_keys};
+use pulsar_routing::batch::{BatchError, KeyOffsets, partitions_for_keys};
 use pulsar_routing::{HashingScheme, PartitionCount, murmur3_32};
 use pulsar_routing_benches::paired::{self, PairedGoal, PairedRatio};
 use pulsar_routing_benches::{
@@ -45,6 +49,8 @@ use pulsar_routing_benches::{
 };
 
 const GROUP: &str = "keyed_vs_c";
+/// The partition count as the C baseline takes it.
+const C_N: NonZeroU32 = NonZeroU32::new(PARTITIONS).expect("not zero");
 const C_NAME: &str = "C -O3 function";
 const C_LOOP_NAME: &str = "C -O3 loop";
 /// Keys per batch: enough that the per-call cost vanishes, few enough that
@@ -55,7 +61,7 @@ const BATCH: usize = 1024;
 const CORE_SIZES: [usize; 9] = [0, 1, 3, 7, 16, 32, 64, 131, 256];
 const SIZES: [usize; 3] = [16, 32, 64];
 
-const COMPARISONS: [Comparison; 3] = [
+const COMPARISONS: [Comparison; 4] = [
     Comparison {
         label: "core, 32-byte key",
         group: GROUP,
@@ -71,9 +77,16 @@ const COMPARISONS: [Comparison; 3] = [
         baseline_name: C_NAME,
     },
     Comparison {
-        label: "batch of 1024 16-byte keys",
+        label: "core batch, 1024 16-byte keys",
         group: GROUP,
         ours: "batch_core",
+        baseline: "batch_c_o3",
+        baseline_name: C_LOOP_NAME,
+    },
+    Comparison {
+        label: "owned batch, 1024 16-byte keys",
+        group: GROUP,
+        ours: "batch_owned",
         baseline: "batch_c_o3",
         baseline_name: C_LOOP_NAME,
     },
@@ -124,24 +137,36 @@ fn batch_of(len: usize, count: usize) -> (Vec<u8>, Vec<usize>) {
     (data, offsets)
 }
 
-/// The core's batch call, the `KeyOffsets` check included: a caller
-/// handed a new batch pays it every time.
+/// A batch routing function: the core's or the owned crate's.
+type BatchFn =
+    fn(KeyOffsets<'_>, PartitionCount, HashingScheme, &mut [u32]) -> Result<(), BatchError>;
+
+/// The batch functions measured: the core's, built for the target's
+/// baseline instruction set, and the owned crate's, which C and Python
+/// call, with the lanes in AVX2 where the processor has it.
+const BATCH_FNS: [(&str, BatchFn); 2] = [
+    ("core", partitions_for_keys),
+    ("owned", pulsar_routing_owned::batch::partitions_for_keys),
+];
+
+/// A batch call, the `KeyOffsets` check included: a caller handed a new
+/// batch pays it every time.
 #[inline(never)]
-fn core_batch(data: &[u8], offsets: &[usize], n: PartitionCount, out: &mut [u32]) {
+fn route_batch(f: BatchFn, data: &[u8], offsets: &[usize], n: PartitionCount, out: &mut [u32]) {
     let keys = KeyOffsets::new(data, offsets).expect("valid offsets");
-    partitions_for_keys(keys, n, HashingScheme::Murmur3_32Hash, out).expect("one slot per key");
+    f(keys, n, HashingScheme::Murmur3_32Hash, out).expect("one slot per key");
 }
 
 fn bench_keyed(c: &mut Criterion) {
     let n = PartitionCount::new(PARTITIONS).expect("a valid count");
     let key = pseudo_random_ascii(32, 32);
-    let expected = c_baseline::partition_for_key(&key, PARTITIONS);
+    let expected = c_baseline::partition_for_key(&key, C_N);
     assert_eq!(core_partition(&key, n), expected);
 
     let mut group = c.benchmark_group(GROUP);
     group.throughput(Throughput::Elements(1));
     group.bench_function("c_o3", |b| {
-        b.iter(|| c_baseline::partition_for_key(black_box(&key), black_box(PARTITIONS)));
+        b.iter(|| c_baseline::partition_for_key(black_box(&key), black_box(C_N)));
     });
     group.bench_function("core", |b| {
         b.iter(|| core_partition(black_box(&key), black_box(n)));
@@ -159,23 +184,23 @@ fn bench_keyed(c: &mut Criterion) {
 
     let (data, offsets) = batch_of(16, BATCH);
     let (mut ours, mut theirs) = (vec![0; BATCH], vec![0; BATCH]);
-    core_batch(&data, &offsets, n, &mut ours);
-    c_baseline::partitions_for_keys(&data, &offsets, PARTITIONS, &mut theirs);
-    assert_eq!(ours, theirs);
+    let c_keys = c_baseline::Keys::new(&data, &offsets).expect("valid offsets");
+    c_keys.partitions_for_keys(C_N, &mut theirs);
+    for (_, f) in BATCH_FNS {
+        route_batch(f, &data, &offsets, n, &mut ours);
+        assert_eq!(ours, theirs);
+    }
     group.throughput(Throughput::Elements(BATCH as u64));
     group.bench_function("batch_c_o3", |b| {
         b.iter(|| {
-            c_baseline::partitions_for_keys(
-                black_box(&data),
-                &offsets,
-                black_box(PARTITIONS),
-                &mut theirs,
-            );
+            black_box(c_keys).partitions_for_keys(black_box(C_N), &mut theirs);
         });
     });
-    group.bench_function("batch_core", |b| {
-        b.iter(|| core_batch(black_box(&data), &offsets, black_box(n), &mut ours));
-    });
+    for (name, f) in BATCH_FNS {
+        group.bench_function(format!("batch_{name}"), |b| {
+            b.iter(|| route_batch(f, black_box(&data), &offsets, black_box(n), &mut ours));
+        });
+    }
     group.finish();
 }
 
@@ -187,7 +212,7 @@ fn row(
     baseline: impl FnMut() -> u32,
     ours: impl FnMut() -> u32,
 ) -> Option<(PairedGoal, PairedRatio)> {
-    let ratio = paired::measure(baseline, ours, paired::DEFAULT_ROUNDS)?;
+    let ratio = paired::measure_short(baseline, ours)?;
     let goal = PairedGoal {
         // A handful of labels per run; leaking them keeps `PairedGoal` Copy.
         label: Box::leak(label.into_boxed_str()),
@@ -204,13 +229,13 @@ fn check_single_call_goals(n: PartitionCount) {
             let key = pseudo_random_ascii(len, len as u64);
             assert_eq!(
                 core_partition(&key, n),
-                c_baseline::partition_for_key(&key, PARTITIONS)
+                c_baseline::partition_for_key(&key, C_N)
             );
             row(
                 format!("core, {len}-byte key"),
                 C_NAME,
                 1.05,
-                || c_baseline::partition_for_key(black_box(&key), black_box(PARTITIONS)),
+                || c_baseline::partition_for_key(black_box(&key), black_box(C_N)),
                 || core_partition(black_box(&key), black_box(n)),
             )
         })
@@ -232,13 +257,13 @@ fn check_single_call_goals(n: PartitionCount) {
                 let count = i64::from(PARTITIONS);
                 assert_eq!(
                     c_abi::partition_for_key(&key, count),
-                    Some(c_baseline::partition_for_key(&key, PARTITIONS))
+                    Some(c_baseline::partition_for_key(&key, C_N))
                 );
                 row(
                     format!("C ABI, {len}-byte key"),
                     C_NAME,
                     1.10,
-                    || c_baseline::partition_for_key(black_box(&key), black_box(PARTITIONS)),
+                    || c_baseline::partition_for_key(black_box(&key), black_box(C_N)),
                     || {
                         c_abi::partition_for_key(black_box(&key), black_box(count))
                             .unwrap_or_default()
@@ -261,42 +286,42 @@ fn check_single_call_goals(n: PartitionCount) {
     );
 }
 
-/// One batch row: the core's batch against the C loop over the same keys.
+/// One batch row: a batch function against the C loop over the same keys.
 fn batch_row(
+    (name, f): (&str, BatchFn),
     len: usize,
-    label: String,
     max_ratio: f64,
     n: PartitionCount,
 ) -> Option<(PairedGoal, PairedRatio)> {
     let (data, offsets) = batch_of(len, BATCH);
     let (mut ours, mut theirs) = (vec![0; BATCH], vec![0; BATCH]);
-    core_batch(&data, &offsets, n, &mut ours);
-    c_baseline::partitions_for_keys(&data, &offsets, PARTITIONS, &mut theirs);
-    assert_eq!(ours, theirs, "{len}-byte keys");
+    route_batch(f, &data, &offsets, n, &mut ours);
+    let c_keys = c_baseline::Keys::new(&data, &offsets).expect("valid offsets");
+    c_keys.partitions_for_keys(C_N, &mut theirs);
+    assert_eq!(ours, theirs, "{name}, {len}-byte keys");
     row(
-        label,
+        format!("{name} batch, {BATCH} x {len}-byte keys"),
         C_LOOP_NAME,
         max_ratio,
         || {
-            c_baseline::partitions_for_keys(
-                black_box(&data),
-                &offsets,
-                black_box(PARTITIONS),
-                &mut theirs,
-            );
+            black_box(c_keys).partitions_for_keys(black_box(C_N), &mut theirs);
             theirs[0]
         },
         || {
-            core_batch(black_box(&data), &offsets, black_box(n), &mut ours);
+            route_batch(f, black_box(&data), &offsets, black_box(n), &mut ours);
             ours[0]
         },
     )
 }
 
 fn check_batch_goals(n: PartitionCount) {
-    let rows: Vec<_> = SIZES
-        .iter()
-        .filter_map(|&len| batch_row(len, format!("batch, {BATCH} x {len}-byte keys"), 1.0, n))
+    let rows: Vec<_> = BATCH_FNS
+        .into_iter()
+        .flat_map(|f| {
+            SIZES
+                .iter()
+                .filter_map(move |&len| batch_row(f, len, 1.0, n))
+        })
         .collect();
     println!(
         "\n{}",
@@ -305,7 +330,8 @@ fn check_batch_goals(n: PartitionCount) {
             &rows
         )
     );
-    let lanes: Vec<_> = batch_row(16, format!("batch, {BATCH} x 16-byte keys"), 1.0 / 1.5, n)
+    // The owned crate's function is the one C and Python call.
+    let lanes: Vec<_> = batch_row(BATCH_FNS[1], 16, 1.0 / 1.5, n)
         .into_iter()
         .collect();
     println!(
