@@ -24,7 +24,10 @@
 //!   keys in Arrow's layout, the `KeyOffsets` check included, at most the
 //!   C loop's cost per key, at 16, 32 and 64 bytes;
 //! - lanes: the owned crate's batch of 16-byte keys at least 1.5x faster
-//!   per key than the C loop (a ratio of at most 0.667).
+//!   per key than the C loop (a ratio of at most 0.667);
+//! - JavaStringHash: `partition_for_key` with that scheme no slower than a
+//!   plain `hashCode` loop over UTF-16 units then `%`, at 16, 32 and 64
+//!   bytes (its lead, kept while Murmur3 got faster).
 //!
 //! Keys are printable ASCII, so that the C ABI accepts every one of them.
 //!
@@ -42,10 +45,11 @@ use std::time::SystemTime;
 
 use criterion::{Criterion, Throughput};
 use pulsar_routing::batch::{BatchError, KeyOffsets, partitions_for_keys};
-use pulsar_routing::{HashingScheme, PartitionCount, murmur3_32};
+use pulsar_routing::{HashingScheme, PartitionCount, murmur3_32, partition_for_key};
 use pulsar_routing_benches::paired::{self, PairedGoal, PairedRatio};
 use pulsar_routing_benches::{
-    Comparison, PARTITIONS, c_baseline, print_ratio_table, pseudo_random_ascii,
+    Comparison, PARTITIONS, c_baseline, naive_java_string_hashcode, print_ratio_table,
+    pseudo_random_ascii,
 };
 
 const GROUP: &str = "keyed_vs_c";
@@ -97,6 +101,19 @@ const COMPARISONS: [Comparison; 4] = [
 #[inline(never)]
 fn core_partition(key: &[u8], n: PartitionCount) -> u32 {
     n.reduce(murmur3_32(key))
+}
+
+/// The core's JavaStringHash routing behind a call.
+#[inline(never)]
+fn core_java_partition(key: &str, n: PartitionCount) -> u32 {
+    partition_for_key(key, n, HashingScheme::JavaStringHash)
+}
+
+/// The straightforward port: `String.hashCode()` over UTF-16 units, the
+/// sign bit cleared, then `%`, behind a call.
+#[inline(never)]
+fn java_hashcode_loop_then_mod(key: &str, n: u32) -> u32 {
+    (naive_java_string_hashcode(key) & i32::MAX) as u32 % n
 }
 
 /// The C ABI's single call, from the shared library.
@@ -245,6 +262,31 @@ fn check_single_call_goals(n: PartitionCount) {
         paired::report(
             "keyed Murmur3 routing, one key per call, at most 1.05x the C -O3 function",
             &core_rows
+        )
+    );
+
+    let java_rows: Vec<_> = SIZES
+        .iter()
+        .filter_map(|&len| {
+            let key = String::from_utf8(pseudo_random_ascii(len, len as u64)).expect("ASCII");
+            assert_eq!(
+                core_java_partition(&key, n),
+                java_hashcode_loop_then_mod(&key, PARTITIONS)
+            );
+            row(
+                format!("JavaStringHash, {len}-byte key"),
+                "hashCode loop + %",
+                1.0,
+                || java_hashcode_loop_then_mod(black_box(&key), black_box(PARTITIONS)),
+                || core_java_partition(black_box(&key), black_box(n)),
+            )
+        })
+        .collect();
+    println!(
+        "\n{}",
+        paired::report(
+            "JavaStringHash routing, one key per call, at most a plain hashCode loop + %",
+            &java_rows
         )
     );
 
