@@ -15,8 +15,8 @@
 #                                       Key_Shared key to consumer, then the
 #                                       paired check of its 1.3x goal
 #   scripts/bench.sh -- goal            only the paired goal checks (the
-#                                       other benches measure nothing then),
-#                                       under 3 minutes with the build
+#                                       other benches measure nothing then):
+#                                       about 1.5 minutes once built
 #   scripts/bench.sh -- keyed_vs_c      keyed Murmur3 routing (core, C ABI,
 #                                       batch) against C -O3, then its goals
 #   scripts/bench.sh -- kafka_vs_pulsar_32b
