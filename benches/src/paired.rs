@@ -297,11 +297,8 @@ mod tests {
         // Generous: the test machine may be loaded; this only catches a
         // harness that swaps or mis-scales the two sides.
         assert!(r.median > 0.5 && r.median < 2.0, "{r:?}");
-    }
-
-    #[test]
-    fn short_blocks_measure_equal_work_as_about_equal() {
-        let work = || (0..200u32).fold(0u32, |a, b| black_box(a.wrapping_mul(31) ^ b));
+        // In the same test, not a parallel one: two timing tests running
+        // at once on a small machine disturb each other.
         let r = measure_short(work, work).expect("measured");
         assert!(r.median > 0.5 && r.median < 2.0, "{r:?}");
     }
