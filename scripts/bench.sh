@@ -15,7 +15,10 @@
 #                                       Key_Shared key to consumer, then the
 #                                       paired check of its 1.3x goal
 #   scripts/bench.sh -- goal            only the paired goal checks (the
-#                                       other benches measure nothing then)
+#                                       other benches measure nothing then):
+#                                       about 1.5 minutes once built
+#   scripts/bench.sh -- keyed_vs_c      keyed Murmur3 routing (core, C ABI,
+#                                       batch) against C -O3, then its goals
 #   scripts/bench.sh -- kafka_vs_pulsar_32b
 #                                       Kafka murmur2 vs Pulsar Murmur3_32
 #   BENCH_QUICK=1 scripts/bench.sh      the same as --quick
@@ -50,6 +53,10 @@ fi
 # the end so that the summary is not lost in the scroll.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# keyed_vs_c calls the C ABI through its shared library, which no cargo
+# dependency can build (the crate has no Rust library); the bench profile
+# shares the release directory, where the bench's build script finds it.
+cargo build --release -p pulsar-routing-ffi
 cargo bench -p pulsar-routing-benches -- "${criterion_args[@]}" | tee "$log"
 
 echo

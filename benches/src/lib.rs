@@ -2,7 +2,8 @@
 //! deterministic inputs, the naive baselines the routing functions are
 //! measured against, the ratio table each bench binary prints after its
 //! measurements, and the paired measurement ([`paired`]) that judges the
-//! goals stated as ratios.
+//! goals stated as ratios, and the C -O3 baseline ([`c_baseline`]) of
+//! keyed routing.
 //!
 //! Run everything with `scripts/bench.sh` (`--quick` for a short run), or one
 //! binary with `cargo bench -p pulsar-routing-benches --bench murmur3`.
@@ -13,6 +14,7 @@ use std::process::Command;
 use std::time::SystemTime;
 use std::{env, fs};
 
+pub mod c_baseline;
 pub mod paired;
 
 /// The key the routing benchmarks route: 32 ASCII bytes, shaped like the
@@ -47,6 +49,16 @@ fn split_mix64(state: &mut u64) -> u64 {
 pub fn pseudo_random_bytes(len: usize, seed: u64) -> Vec<u8> {
     let mut state = seed;
     (0..len).map(|_| split_mix64(&mut state) as u8).collect()
+}
+
+/// `len` pseudo-random printable ASCII bytes, the same for the same
+/// `seed`: valid UTF-8, so every door (the C ABI checks it) accepts them.
+#[must_use]
+pub fn pseudo_random_ascii(len: usize, seed: u64) -> Vec<u8> {
+    let mut state = seed;
+    (0..len)
+        .map(|_| b'!' + (split_mix64(&mut state) % 94) as u8)
+        .collect()
 }
 
 /// `len` pseudo-random 32-bit values, the same for the same `seed`.

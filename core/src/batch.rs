@@ -12,7 +12,8 @@
 use core::fmt;
 
 use crate::java_string_hash::java_string_hash;
-use crate::murmur3::murmur3_32;
+pub use crate::murmur3::LANES;
+use crate::murmur3::{murmur3_32, murmur3_32_lanes_from};
 use crate::partition_count::PartitionCount;
 use crate::routing_key::HashingScheme;
 
@@ -43,6 +44,17 @@ impl<'a> KeyOffsets<'a> {
         let Some((&first, _)) = offsets.split_first() else {
             return Err(BatchError::NoOffsets);
         };
+        // One pass with no early exit, which the compiler vectorises: in
+        // order and the last in bounds means every one is in bounds. Only
+        // a bad batch pays for the search below, which names the culprit.
+        let next = offsets.get(1..).unwrap_or_default();
+        let decreases = offsets
+            .iter()
+            .zip(next)
+            .fold(0u8, |bad, (offset, next)| bad | u8::from(offset > next));
+        if decreases == 0 && offsets.last().is_some_and(|&last| last <= data.len()) {
+            return Ok(Self { data, offsets });
+        }
         if first > data.len() {
             return Err(BatchError::OffsetPastEnd { index: 0 });
         }
@@ -182,10 +194,35 @@ impl core::error::Error for BatchError {}
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
+/// Murmur3 keys are hashed eight at a time, side by side (see
+/// [`partitions_for_keys_inline`] for the vector instructions that allow).
+///
 /// # Errors
 /// [`BatchError::OutputLength`] when `out` does not hold one entry per key,
 /// and [`BatchError::InvalidUtf8`] as above. `out` is untouched then.
 pub fn partitions_for_keys(
+    keys: KeyOffsets<'_>,
+    num_partitions: PartitionCount,
+    scheme: HashingScheme,
+    out: &mut [u32],
+) -> Result<(), BatchError> {
+    partitions_for_keys_inline(keys, num_partitions, scheme, out)
+}
+
+/// [`partitions_for_keys`], always inlined into its caller.
+///
+/// The core is built for the baseline instruction set of its target
+/// (SSE2 on x86-64), where the eight Murmur3 lanes get little from vector
+/// instructions. A caller that can check the processor at run time
+/// compiles this function into one with `#[target_feature(enable =
+/// "avx2")]` and gets the lanes as 256-bit vectors; that is what
+/// `pulsar_routing_owned::batch::partitions_for_keys` does. The answers are
+/// the same whatever the instruction set.
+///
+/// # Errors
+/// As [`partitions_for_keys`].
+#[inline(always)]
+pub fn partitions_for_keys_inline(
     keys: KeyOffsets<'_>,
     num_partitions: PartitionCount,
     scheme: HashingScheme,
@@ -198,11 +235,7 @@ pub fn partitions_for_keys(
         });
     }
     match scheme {
-        HashingScheme::Murmur3_32Hash => {
-            for (slot, key) in out.iter_mut().zip(keys.iter()) {
-                *slot = num_partitions.reduce(murmur3_32(key));
-            }
-        }
+        HashingScheme::Murmur3_32Hash => murmur3_partitions(keys, num_partitions, out),
         HashingScheme::JavaStringHash => {
             if let Some(index) = keys.first_invalid_utf8() {
                 return Err(BatchError::InvalidUtf8 { index });
@@ -215,6 +248,96 @@ pub fn partitions_for_keys(
         }
     }
     Ok(())
+}
+
+/// Murmur3 routing of every key into `out` (one entry per key): whole
+/// groups of [`LANES`] keys side by side, the rest one at a time.
+#[inline(always)]
+fn murmur3_partitions(keys: KeyOffsets<'_>, n: PartitionCount, out: &mut [u32]) {
+    murmur3_partitions_lanes(keys, n, out, |_| LaneStart::Prefix {
+        state: [0; LANES],
+        blocks: 0,
+    });
+}
+
+/// What a [`murmur3_partitions_for_keys_with`] hook did with a group of
+/// [`LANES`] keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneStart {
+    /// Each lane's Murmur3 state after the first `blocks` 4-byte blocks
+    /// of its key (every key of the group has that many); the core hashes
+    /// the rest. `Prefix { state: [0; LANES], blocks: 0 }` leaves it all
+    /// to the core.
+    Prefix {
+        /// Each lane's running hash.
+        state: [u32; LANES],
+        /// How many blocks of every key `state` holds.
+        blocks: usize,
+    },
+    /// The whole hash of every key of the group, as [`crate::murmur3_32`]
+    /// gives it (31 bits).
+    Hashes([u32; LANES]),
+}
+
+/// Murmur3 routing of every key into `out`, as [`partitions_for_keys`]
+/// gives it, with each group of [`LANES`] keys first handed to `hook`,
+/// which hashes a prefix of the keys or all of them ([`LaneStart`]); the
+/// core hashes the rest and reduces. This is the door for vector code the
+/// core cannot hold (it needs `unsafe` and run-time CPU detection):
+/// `pulsar_routing_owned::batch` uses it.
+///
+/// Keys after the last whole group are hashed one at a time, without
+/// `hook`.
+///
+/// # Errors
+/// [`BatchError::OutputLength`] when `out` does not hold one entry per key;
+/// `out` is untouched then. A wrong `hook` gives wrong partitions, but
+/// never a panic.
+#[inline(always)]
+pub fn murmur3_partitions_for_keys_with(
+    keys: KeyOffsets<'_>,
+    num_partitions: PartitionCount,
+    out: &mut [u32],
+    hook: impl FnMut(&[&[u8]; LANES]) -> LaneStart,
+) -> Result<(), BatchError> {
+    if out.len() != keys.len() {
+        return Err(BatchError::OutputLength {
+            keys: keys.len(),
+            output: out.len(),
+        });
+    }
+    murmur3_partitions_lanes(keys, num_partitions, out, hook);
+    Ok(())
+}
+
+#[inline(always)]
+fn murmur3_partitions_lanes(
+    keys: KeyOffsets<'_>,
+    n: PartitionCount,
+    out: &mut [u32],
+    mut hook: impl FnMut(&[&[u8]; LANES]) -> LaneStart,
+) {
+    let data = keys.data;
+    let mut groups = out.chunks_exact_mut(LANES);
+    // Each group's LANES + 1 offsets; as many as there are whole groups.
+    let bounds = keys.offsets.windows(LANES + 1).step_by(LANES);
+    for (slots, bounds) in (&mut groups).zip(bounds) {
+        // `KeyOffsets::new` checked every pair: the fallback is never taken.
+        let group: [&[u8]; LANES] =
+            core::array::from_fn(|i| data.get(bounds[i]..bounds[i + 1]).unwrap_or_default());
+        let hashes = match hook(&group) {
+            LaneStart::Prefix { state, blocks } => murmur3_32_lanes_from(state, group, blocks),
+            LaneStart::Hashes(hashes) => hashes,
+        };
+        for (slot, hash) in slots.iter_mut().zip(hashes) {
+            *slot = n.reduce(hash);
+        }
+    }
+    let rest = groups.into_remainder();
+    let done = keys.len() - rest.len();
+    for (slot, key) in rest.iter_mut().zip(keys.iter().skip(done)) {
+        *slot = n.reduce(murmur3_32(key));
+    }
 }
 
 #[cfg(test)]

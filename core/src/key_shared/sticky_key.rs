@@ -169,7 +169,7 @@ impl StickyKey<'_> {
         // enough to inline, so that a caller's key never has to be spilled
         // to memory, and leave decoding and chunking out of line.
         match *self {
-            Self::Key(bytes) => murmur3_32(bytes),
+            Self::Key(bytes) => crate::murmur3::murmur3_32_call(bytes),
             _ => self.murmur3_of_chunks(),
         }
     }
