@@ -23,8 +23,12 @@
 //!   AVX2 where the processor has it; what C and Python call) over 1024
 //!   keys in Arrow's layout, the `KeyOffsets` check included, at most the
 //!   C loop's cost per key, at 16, 32 and 64 bytes;
-//! - lanes: the owned crate's batch of 16-byte keys at least 1.5x faster
-//!   per key than the C loop (a ratio of at most 0.667);
+//! - the C ABI's batch call `pulsar_routing_partitions_for_keys` (which
+//!   calls the owned function) over the same batches, at most the C loop's
+//!   cost per key (when the shared library is built, as above);
+//! - lanes: the owned crate's batch of 16-byte keys, and the C ABI's batch
+//!   call, at least 1.5x faster per key than the C loop (a ratio of at most
+//!   0.667);
 //! - JavaStringHash: `partition_for_key` with that scheme no slower than a
 //!   plain `hashCode` loop over UTF-16 units then `%`, at 16, 32 and 64
 //!   bytes (its lead, kept while Murmur3 got faster).
@@ -131,6 +135,14 @@ mod c_abi {
             scheme: u32,
             partition_out: *mut u32,
         ) -> u32;
+        fn pulsar_routing_partitions_for_keys(
+            data: *const u8,
+            offsets: *const usize,
+            count: usize,
+            num_partitions: i64,
+            scheme: u32,
+            partitions_out: *mut u32,
+        ) -> u32;
     }
 
     /// The partition of `key`, or `None` if the call failed.
@@ -143,6 +155,27 @@ mod c_abi {
             pulsar_routing_partition_for_key(key.as_ptr(), key.len(), n, MURMUR3_32, &raw mut out)
         };
         (status == 0).then_some(out)
+    }
+
+    /// The partitions of a batch in Arrow's layout, as one C call.
+    #[inline(never)]
+    pub fn partitions_for_keys(data: &[u8], offsets: &[usize], n: i64, out: &mut [u32]) {
+        assert_eq!(offsets.len(), out.len() + 1, "one offset more than keys");
+        assert!(offsets.last().is_some_and(|&end| end <= data.len()));
+        // SAFETY: `offsets` holds `out.len() + 1` offsets, the last one
+        // within `data`, and `out` has room for `out.len()` partitions: the
+        // function's whole contract.
+        let status = unsafe {
+            pulsar_routing_partitions_for_keys(
+                data.as_ptr(),
+                offsets.as_ptr(),
+                out.len(),
+                n,
+                MURMUR3_32,
+                out.as_mut_ptr(),
+            )
+        };
+        assert_eq!(status, 0, "a valid batch");
     }
 }
 
@@ -335,9 +368,22 @@ fn batch_row(
     max_ratio: f64,
     n: PartitionCount,
 ) -> Option<(PairedGoal, PairedRatio)> {
+    batch_row_of(name, len, max_ratio, |data, offsets, out| {
+        route_batch(f, data, offsets, n, out);
+    })
+}
+
+/// One batch row for any way of routing a batch (`route(data, offsets,
+/// out)`), against the C loop over the same keys.
+fn batch_row_of(
+    name: &str,
+    len: usize,
+    max_ratio: f64,
+    mut route: impl FnMut(&[u8], &[usize], &mut [u32]),
+) -> Option<(PairedGoal, PairedRatio)> {
     let (data, offsets) = batch_of(len, BATCH);
     let (mut ours, mut theirs) = (vec![0; BATCH], vec![0; BATCH]);
-    route_batch(f, &data, &offsets, n, &mut ours);
+    route(&data, &offsets, &mut ours);
     let c_keys = c_baseline::Keys::new(&data, &offsets).expect("valid offsets");
     c_keys.partitions_for_keys(C_N, &mut theirs);
     assert_eq!(ours, theirs, "{name}, {len}-byte keys");
@@ -350,14 +396,15 @@ fn batch_row(
             theirs[0]
         },
         || {
-            route_batch(f, black_box(&data), &offsets, black_box(n), &mut ours);
+            route(black_box(&data), &offsets, &mut ours);
             ours[0]
         },
     )
 }
 
 fn check_batch_goals(n: PartitionCount) {
-    let rows: Vec<_> = BATCH_FNS
+    #[allow(unused_mut)] // Without the C library there is nothing to add.
+    let mut rows: Vec<_> = BATCH_FNS
         .into_iter()
         .flat_map(|f| {
             SIZES
@@ -365,6 +412,13 @@ fn check_batch_goals(n: PartitionCount) {
                 .filter_map(move |&len| batch_row(f, len, 1.0, n))
         })
         .collect();
+    // The C ABI's batch call, as a C or Go caller makes it.
+    #[cfg(ffi_c_lib)]
+    rows.extend(SIZES.iter().filter_map(|&len| {
+        batch_row_of("C ABI", len, 1.0, |data, offsets, out| {
+            c_abi::partitions_for_keys(data, offsets, i64::from(PARTITIONS), out);
+        })
+    }));
     println!(
         "\n{}",
         paired::report(
@@ -373,9 +427,19 @@ fn check_batch_goals(n: PartitionCount) {
         )
     );
     // The owned crate's function is the one C and Python call.
-    let lanes: Vec<_> = batch_row(BATCH_FNS[1], 16, 1.0 / 1.5, n)
+    #[allow(unused_mut)]
+    let mut lanes: Vec<_> = batch_row(BATCH_FNS[1], 16, 1.0 / 1.5, n)
         .into_iter()
         .collect();
+    #[cfg(ffi_c_lib)]
+    lanes.extend(batch_row_of(
+        "C ABI",
+        16,
+        1.0 / 1.5,
+        |data, offsets, out| {
+            c_abi::partitions_for_keys(data, offsets, i64::from(PARTITIONS), out);
+        },
+    ));
     println!(
         "\n{}",
         paired::report(

@@ -3,8 +3,10 @@
 //! One call per batch is what makes routing from Go (one cgo call instead
 //! of one per key) and from C++ or Arrow columns cheap.
 
-use pulsar_routing_core::batch::{BatchError, KeyOffsets, partitions_for_keys};
+use pulsar_routing_core::batch::{BatchError, KeyOffsets};
+// The owned batch is the core's, in AVX2 lanes when the CPU has them.
 use pulsar_routing_core::{HashingScheme, PartitionCount};
+use pulsar_routing_owned::batch::partitions_for_keys;
 
 use crate::error::pulsar_routing_status;
 use crate::routing_key::{pulsar_routing_hashing_scheme, scheme_from_c};

@@ -7,10 +7,11 @@
 use std::marker::PhantomData;
 
 use numpy::{PyArray1, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pulsar_routing::batch::{self, KeyOffsets};
+use pulsar_routing::batch::KeyOffsets;
 use pulsar_routing::{
     HashingScheme, PartitionCount, RoutingKey, partition_for_key, partition_for_key_bytes,
 };
+use pulsar_routing_owned::batch;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -529,7 +530,8 @@ impl<S: FixedScheme> KeyBatch for Partitions<S> {
         // `u32`s; it stays borrowed from `out` for the call only.
         let out =
             unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u32>(), out.len()) };
-        // A partition is below 2**31, so each is also the right `i32`.
+        // A partition is below 2**31, so each is also the right `i32`. The
+        // owned batch takes the AVX2 lanes when the CPU has them.
         batch::partitions_for_keys(keys, self.n, S::SCHEME, out).is_ok()
     }
 }
