@@ -588,8 +588,10 @@ def file_batches(
 ) -> Iterator[tuple[Any, NDArray[np.float64] | None]]:
     """The rows of a text, CSV or Parquet file as (keys, weights) batches, read once.
 
-    Keys are a pyarrow string or binary array (null: no key), weights a
-    float64 array or None without ``weight_column``. The arguments and the
+    Keys are a pyarrow string or binary array (null: no key), or, for a
+    Parquet text or binary column, a dictionary array of those as Parquet
+    stores it (``cast`` it to its value type for the plain array); weights
+    a float64 array or None without ``weight_column``. The arguments and the
     checks are those of :func:`read_keys`; nothing but the current batch is
     held, so this feeds :func:`pulsar_routing.plan.sketch.stream_skew` on
     files of any size. Needs pyarrow.
