@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pulsar_routing as pr
+from pulsar_routing import plan
 from pulsar_routing.plan import KeySample, PlanInputError, key_sample, read_keys
 
 KEYS = ["user-1", "user-2", "user-1", "", "Grüße", "user-2", "user-1"]
@@ -217,3 +218,53 @@ def test_progress_is_called_per_batch(tmp_path: Path, suffix: str) -> None:
     sample = read_keys(path, batch_rows=1000, progress=seen.append)
     assert sample.rows == 5000
     assert seen and seen[-1] == 5000 and seen == sorted(seen)
+
+
+def test_arrow_dictionary_counts_like_its_values() -> None:
+    # Arrow lets a dictionary hold a value twice and leave entries unused;
+    # counting the indices must still give one total per key.
+    dictionary = pa.array(["b", "a", "b", "unused", "c"])
+    indices = pa.array([0, 1, 2, None, 4, 2, 0], type=pa.int32())
+    keys = pa.DictionaryArray.from_arrays(indices, dictionary)
+    weights = [1.0, 2.0, 3.5, 7.0, 0.0, 1.0, 4.0]
+    got = key_sample(keys, weights)
+    want = key_sample(keys.cast(pa.string()), weights)
+    assert totals(got) == totals(want) == {"a": 2.0, "b": 9.5, "c": 0.0}
+    assert got.keyless == want.keyless == 7.0
+    chunked = pa.chunked_array([keys, pa.DictionaryArray.from_arrays(pa.array([0, 0], pa.int32()), pa.array(["a"]))])
+    assert totals(key_sample(chunked)) == {"a": 3.0, "b": 4.0, "c": 1.0}
+
+
+@pytest.mark.parametrize("batch_rows", [700, 1_000, 5_000])
+def test_parquet_row_groups_read_in_order(tmp_path: Path, batch_rows: int) -> None:
+    # Row groups are decoded ahead in threads and as dictionaries; the
+    # batches must still be the file's rows in order, at most batch_rows
+    # each, and count as the plain column does. Half the row groups fall
+    # back from a dictionary to plain pages (many distinct keys).
+    rng = np.random.default_rng(3)
+    few = [f"k{i}" for i in rng.integers(0, 50, 6_000)]
+    many = [f"key-{i:08d}" for i in rng.integers(0, 10**7, 6_000)]
+    column = pa.array(few + many + [None] * 10, pa.string())
+    path = tmp_path / "keys.parquet"
+    pq.write_table(pa.table({"key": column}), path, row_group_size=1_000, dictionary_pagesize_limit=2_000)
+    batches = list(plan.file_batches(path, batch_rows=batch_rows))
+    assert all(len(k) <= batch_rows for k, _ in batches)
+    assert pa.chunked_array([k.cast(pa.string()) for k, _ in batches]).to_pylist() == column.to_pylist()
+    sample = read_keys(path, batch_rows=batch_rows)
+    assert totals(sample) == totals(key_sample(column)) and sample.keyless == 10.0
+
+
+@given(st.lists(st.one_of(st.text(max_size=40), st.sampled_from(["", "a", "a\0", "abcdefgh", "abcdefgh\0", "abcdefghi"]))))
+def test_byte_order_sorts_as_arrow(keys: list[str]) -> None:
+    # The numpy sort of short keys must order them exactly as Arrow does
+    # (byte order, stable), or the report would depend on key length.
+    import pyarrow.compute as pc
+
+    from pulsar_routing.plan.inputs import _byte_order
+
+    for array in (pa.array(keys, pa.string()), pa.array(keys, pa.large_binary()), pa.array(["x", *keys])[1:]):
+        order = _byte_order(pa, array)
+        want = pc.sort_indices(array).to_numpy()
+        assert order is None or order.tolist() == want.tolist()
+        if all(len(k.encode()) <= 32 for k in keys):
+            assert order is not None

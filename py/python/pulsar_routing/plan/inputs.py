@@ -277,6 +277,10 @@ def _arrow_keys(column: Any) -> Any:
     pa = _pyarrow()
     t = column.type
     if pa.types.is_dictionary(t):
+        if _text_or_binary(pa, t.value_type):
+            # Kept encoded: counting needs only the indices (see
+            # _aggregate_arrow), and decoding would write every row's bytes.
+            return column
         column = column.cast(t.value_type)
         t = column.type
     if pa.types.is_integer(t):
@@ -292,6 +296,12 @@ def _arrow_keys(column: Any) -> Any:
     if pa.types.is_fixed_size_binary(t):
         return column.cast(pa.binary())
     raise PlanInputError(f"a key column of type {t} is not supported: use string, binary or integers")
+
+
+def _text_or_binary(pa: Any, t: Any) -> bool:
+    return bool(
+        pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) or pa.types.is_large_binary(t)
+    )
 
 
 def _arrow_weights(column: Any) -> NDArray[np.float64]:
@@ -314,11 +324,45 @@ def _aggregate_arrow(keys: Any, weights: NDArray[np.float64] | None) -> Any:
     """
     pa = _pyarrow()
     if isinstance(keys, pa.ChunkedArray):
+        if pa.types.is_dictionary(keys.type):
+            lengths = [len(c) for c in keys.chunks]
+            return _merge_aggregates([_aggregate_arrow(c, w) for c, w in zip(keys.chunks, _split(weights, lengths))])
         keys = keys.combine_chunks()
+    if pa.types.is_dictionary(keys.type):
+        return _aggregate_dictionary(pa, keys, weights)
     encoded = keys.dictionary_encode(null_encoding="encode")
     index = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.intp)
     sums = np.bincount(index, weights=weights, minlength=len(encoded.dictionary)).astype(np.float64)
     return pa.table({"k": encoded.dictionary, "w": pa.array(sums, type=pa.float64())})
+
+
+def _split(weights: NDArray[np.float64] | None, lengths: Sequence[int]) -> list[NDArray[np.float64] | None]:
+    if weights is None:
+        return [None] * len(lengths)
+    return list(np.split(weights, np.cumsum(lengths)[:-1]))
+
+
+def _aggregate_dictionary(pa: Any, keys: Any, weights: NDArray[np.float64] | None) -> Any:
+    """:func:`_aggregate_arrow` of a dictionary array: a bincount of its indices, no hashing.
+
+    The dictionary entries no row uses are left out. A dictionary may hold
+    a value twice (Arrow does not forbid it), so the table may too:
+    :class:`_ArrowAccumulator` merges such parts before it trusts them.
+    """
+    dictionary = keys.dictionary
+    if dictionary.null_count:
+        return _aggregate_arrow(keys.cast(keys.type.value_type), weights)
+    size = len(dictionary)
+    index = np.asarray(keys.indices.fill_null(size).to_numpy(zero_copy_only=False), dtype=np.intp)
+    used = np.bincount(index, minlength=size + 1)
+    sums = used.astype(np.float64) if weights is None else np.bincount(index, weights=weights, minlength=size + 1)
+    kept = used[:size] > 0
+    out = dictionary.filter(pa.array(kept)) if not kept.all() else dictionary
+    w = sums[:size][kept]
+    if used[size]:
+        out = pa.concat_arrays([out, pa.nulls(1, out.type)])
+        w = np.append(w, sums[size])
+    return pa.table({"k": out, "w": pa.array(w, type=pa.float64())})
 
 
 def _merge_aggregates(parts: Sequence[Any]) -> Any:
@@ -340,12 +384,16 @@ class _ArrowAccumulator:
         self._rows_held = 0
         self._progress = progress
         self.rows = 0
+        # Whether a lone part is known to hold each key once (a dictionary
+        # array's part may not: see _aggregate_dictionary).
+        self._distinct = True
 
     def add(self, keys: Any, weights: NDArray[np.float64] | None) -> None:
         part = _aggregate_arrow(keys, weights)
         self.rows += len(keys)
         if self._progress is not None:
             self._progress(self.rows)
+        self._distinct = not self._parts and not _pyarrow().types.is_dictionary(keys.type)
         self._parts.append(part)
         self._rows_held += part.num_rows
         if self._rows_held > _MERGE_ROWS and len(self._parts) > 1:
@@ -353,9 +401,11 @@ class _ArrowAccumulator:
             self._rows_held = self._parts[0].num_rows
 
     def _merged(self) -> Any:
-        if len(self._parts) == 1:
+        if len(self._parts) == 1 and self._distinct:
             return self._parts[0]
-        return _merge_aggregates(self._parts)
+        merged = _merge_aggregates(self._parts)
+        self._distinct = True
+        return merged
 
     def sample(self, source: str, weighted: bool) -> KeySample:
         pa = _pyarrow()
@@ -376,10 +426,66 @@ class _ArrowAccumulator:
         # batching, and the uniform baseline on the order of the weights, so
         # the same keys give the same report however they were read (in one
         # piece, in batches, or as partial histograms merged after Dask).
-        order = pc.sort_indices(keys)
+        order = _byte_order(pa, keys)
+        if order is None:
+            order = pc.sort_indices(keys)
         keys, w = keys.take(order), w.take(order)
         weights = np.asarray(w.to_numpy(), dtype=np.float64)
         return _sample(keys, weights, keyless, self.rows, source, weighted)
+
+
+# Keys longer than this are sorted by Arrow: past it, the words of
+# _byte_order cost more than Arrow's comparisons.
+_WORD_SORT_BYTES = 32
+
+
+def _byte_order(pa: Any, keys: Any) -> NDArray[np.intp] | None:
+    """The indices that sort a string or binary array by its bytes, as ``pc.sort_indices`` does; None for long keys.
+
+    Each key's first eight bytes, zero-padded, read big-endian, order the
+    keys as their bytes do up to ties, and numpy sorts such integers many
+    times faster than Arrow compares strings. Tied keys are then ordered by
+    their further eight-byte words and, last, by length (a zero-padded key
+    equals a longer one only when that one is it followed by zero bytes,
+    and the shorter sorts first). The sort is stable, as Arrow's is.
+    """
+    n = len(keys)
+    large = pa.types.is_large_string(keys.type) or pa.types.is_large_binary(keys.type)
+    buffers = keys.buffers()
+    raw = np.frombuffer(buffers[1], dtype=np.int64 if large else np.int32)
+    offsets = raw[keys.offset : keys.offset + n + 1].astype(np.int64)
+    data = buffers[2]
+    starts, lengths = offsets[:-1], offsets[1:] - offsets[:-1]
+    longest = int(lengths.max()) if n else 0
+    if longest > _WORD_SORT_BYTES or data is None:
+        return None
+    data = np.frombuffer(data, dtype=np.uint8)
+
+    def word(j: int, which: NDArray[np.intp] | slice) -> NDArray[np.uint64]:
+        at, size = starts[which], lengths[which]
+        out = np.zeros(len(at), dtype=np.uint64)
+        for b in range(j, j + 8):
+            byte = np.zeros(len(at), dtype=np.uint64)
+            has = size > b
+            byte[has] = data[at[has] + b]
+            out = (out << np.uint64(8)) | byte
+        return out
+
+    first = word(0, slice(None))
+    order: NDArray[np.intp] = np.argsort(first, kind="stable")
+    ranked = first[order]
+    tie = np.flatnonzero(ranked[1:] == ranked[:-1])
+    if tie.size:
+        # Every key that shares its first word with another, sorted in full;
+        # the runs of equal first words stay where the first sort put them.
+        inside = np.zeros(n, dtype=bool)
+        inside[tie] = True
+        inside[tie + 1] = True
+        spots = np.flatnonzero(inside)
+        members = order[spots]
+        later = [word(j, members) for j in range(8, longest, 8)]
+        order[spots] = members[np.lexsort([lengths[members], *reversed(later), first[members]])]
+    return order
 
 
 def _pyarrow_compute() -> Any:
@@ -482,8 +588,10 @@ def file_batches(
 ) -> Iterator[tuple[Any, NDArray[np.float64] | None]]:
     """The rows of a text, CSV or Parquet file as (keys, weights) batches, read once.
 
-    Keys are a pyarrow string or binary array (null: no key), weights a
-    float64 array or None without ``weight_column``. The arguments and the
+    Keys are a pyarrow string or binary array (null: no key), or, for a
+    Parquet text or binary column, a dictionary array of those as Parquet
+    stores it (``cast`` it to its value type for the plain array); weights
+    a float64 array or None without ``weight_column``. The arguments and the
     checks are those of :func:`read_keys`; nothing but the current batch is
     held, so this feeds :func:`pulsar_routing.plan.sketch.stream_skew` on
     files of any size. Needs pyarrow.
@@ -682,8 +790,21 @@ def _parquet_batches(
     key = _pick_key_column(path.name, names, key_column)
     _check_weight_column(path.name, names, weight_column)
     columns = [key] + ([weight_column] if weight_column else [])
-    for batch in _batches(parquet, columns, batch_rows):
+    options: dict[str, Any] = {"pre_buffer": False}
+    if _text_or_binary(pa, parquet.schema_arrow.field(key).type):
+        # Read as Arrow dictionaries: a dictionary-encoded column chunk then
+        # arrives as its indices, not as every row's bytes, and a plain one
+        # is hashed once while decoding. Counting needs no more.
+        options["read_dictionary"] = [key]
+        parquet = pq.ParquetFile(path, **options)
+    for batch in _batches(path, options, parquet, columns, batch_rows):
         yield _arrow_keys(batch.column(key)), _batch_weights(batch, weight_column)
+
+
+# Row groups decoded ahead of the one being counted, in threads (decoding
+# releases the GIL), when every row group is at most this many rows: the
+# memory held is then a few row groups, whatever the file's length.
+_THREADED_ROW_GROUP_ROWS = 1 << 22
 
 
 def _batch_weights(batch: Any, weight_column: str | None) -> NDArray[np.float64] | None:
@@ -692,5 +813,45 @@ def _batch_weights(batch: Any, weight_column: str | None) -> NDArray[np.float64]
     return _check_weights(_arrow_weights(batch.column(weight_column)), batch.num_rows)
 
 
-def _batches(parquet: Any, columns: list[str], batch_rows: int) -> Iterator[Any]:
-    yield from parquet.iter_batches(batch_size=batch_rows, columns=columns)
+def _batches(path: Path, options: dict[str, Any], parquet: Any, columns: list[str], batch_rows: int) -> Iterator[Any]:
+    """The batches of a Parquet file in order, row groups decoded in parallel where that is safe.
+
+    ``iter_batches`` decodes one row group at a time on one core; the floor
+    (``pyarrow.parquet.read_table``) decodes them all at once on every
+    core, holding the whole column. Here each of a few threads, with its
+    own reader, decodes the next row group while the caller counts the
+    current one: the cores of the floor, the memory of a few row groups.
+    """
+    meta = parquet.metadata
+    groups = meta.num_row_groups
+    threads = min(4, os.cpu_count() or 1)
+    if (
+        threads < 2
+        or groups < 2
+        or max(meta.row_group(i).num_rows for i in range(groups)) > _THREADED_ROW_GROUP_ROWS
+    ):
+        yield from parquet.iter_batches(batch_size=batch_rows, columns=columns)
+        return
+    import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    import pyarrow.parquet as pq
+
+    local = threading.local()
+
+    def read(i: int) -> Any:
+        reader = getattr(local, "reader", None)
+        if reader is None:
+            reader = local.reader = pq.ParquetFile(path, **options)
+        return reader.read_row_group(i, columns=columns, use_threads=False)
+
+    with ThreadPoolExecutor(threads) as pool:
+        pending: list[Future[Any]] = []
+        following = 0
+        for i in range(groups):
+            while following < groups and len(pending) < threads:
+                pending.append(pool.submit(read, following))
+                following += 1
+            table = pending.pop(0).result()
+            yield from table.to_batches(max_chunksize=batch_rows)
+            del table

@@ -32,7 +32,16 @@ from numpy.typing import NDArray
 
 from .. import partitions_for_keys
 from ..profiles import ProfileRouteError
-from .inputs import BATCH_ROWS, KeySample, PlanInputError, _arrow_keys, _ArrowAccumulator, _pyarrow, _pyarrow_compute
+from .inputs import (
+    BATCH_ROWS,
+    KeySample,
+    PlanInputError,
+    _aggregate_arrow,
+    _arrow_keys,
+    _ArrowAccumulator,
+    _pyarrow,
+    _pyarrow_compute,
+)
 from .results import (
     ClientDivergencePair,
     ClientDivergenceReport,
@@ -245,8 +254,13 @@ def _run(
                     del merged, part
             continue
         assert out is not None
-        w = np.ones(len(keys)) if raw_weights is None else np.asarray(raw_weights, dtype=np.float64)
-        _feed(out, totals, keys, w, pc)
+        w = None if raw_weights is None else np.asarray(raw_weights, dtype=np.float64)
+        if _pyarrow().types.is_dictionary(keys.type):
+            # The batch's distinct keys with their summed weights: the same
+            # sums for every sink, and each key routed once, not per row.
+            part = _aggregate_arrow(keys, w)
+            keys, w = part.column("k").combine_chunks(), np.asarray(part.column("w").to_numpy(), np.float64)
+        _feed(out, totals, keys, np.ones(len(keys)) if w is None else w, pc)
     if acc is not None:
         sample = acc.sample(source, totals.weighted)
         if sample.total_weight <= 0:
@@ -549,7 +563,7 @@ class _HeavyHitters:
         self.error = 0.0
 
     def add(self, keys: Any, w: NDArray[np.float64]) -> None:
-        from .inputs import _aggregate_arrow, _merge_aggregates
+        from .inputs import _merge_aggregates
 
         pa = _pyarrow()
         part = _aggregate_arrow(keys, w)
