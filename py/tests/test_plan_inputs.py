@@ -268,3 +268,10 @@ def test_byte_order_sorts_as_arrow(keys: list[str]) -> None:
         assert order is None or order.tolist() == want.tolist()
         if all(len(k.encode()) <= 32 for k in keys):
             assert order is not None
+
+
+@pytest.mark.parametrize("arrow", [False, True])
+def test_key_at_gives_the_python_key_for_every_input(arrow: bool) -> None:
+    keys = ["a", "b", "a", "c"]
+    sample = plan.key_sample(pa.array(keys) if arrow else keys)
+    assert [sample.key_at(i) for i in range(len(sample.weights))] == sample.key_list()

@@ -80,7 +80,10 @@ class KeySample:
 
     def key_at(self, index: int) -> Key:
         """The key at index (of ``keys``)."""
-        return _as_key(self.keys[int(index)])
+        if isinstance(self.keys, np.ndarray):
+            return _as_key(self.keys[int(index)])
+        # Indexing an Arrow array gives a scalar, not the Python value.
+        return _as_key(self.keys[int(index)].as_py())
 
     def keys_at(self, indexes: Sequence[int] | NDArray[np.intp]) -> list[Key]:
         """The keys at the given indexes, as Python objects."""
