@@ -6,12 +6,12 @@
 #   scripts/fuzz-smoke.sh                          every target, 15 s each
 #   FUZZ_SECONDS=600 scripts/fuzz-smoke.sh routers one target, for longer
 #
-# The targets (`cargo fuzz list`): murmur3_streaming, java_lossy_utf8 and
-# routers (producer to partition); topic_name, bundle_range and
+# The targets (`cargo fuzz list`): murmur3_streaming, java_lossy_utf8,
+# routers and batch (producer to partition); topic_name, bundle_range and
 # bundle_split (topic to bundle); key_shared_selectors and
 # exclusive_ranges (Key_Shared, key to consumer); profiles (the other
 # Pulsar clients) and kafka (Kafka's partitioners). The default of 15 s
-# each keeps the ten of them under about 5 minutes on a busy 2-core
+# each keeps the thirteen of them under about 5 minutes on a busy 2-core
 # machine, a cold build (about 80 s) included.
 #
 # Environment:
