@@ -2,13 +2,7 @@
 //! processor has it) gives every key the partition the core's batch gives
 //! it (which `core/tests/batch.rs` checks against the one-key path and the
 //! golden rows), for random batches of random keys, and neither touches
-//! the heap.
-//!
-//! The count of allocations is per thread, so the harness's own threads
-//! cannot disturb it.
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+//! the heap (counted per thread by `common/counting_alloc.rs`).
 
 use proptest::prelude::*;
 use pulsar_routing::batch::{BatchError, KeyOffsets};
@@ -20,31 +14,10 @@ mod batch_keys;
 
 use batch_keys::{byte_keys, counts, layout, text_keys};
 
-thread_local! {
-    // A const-initialised Cell has no destructor and is never lazily
-    // allocated, so the allocator can use it without recursing.
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 
-struct Counting;
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// counting has no effect on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use counting_alloc::allocations;
 
 fn batch<K: AsRef<[u8]>>(keys: &[K], n: PartitionCount, scheme: HashingScheme) -> Vec<u32> {
     route(partitions_for_keys, keys, n, scheme)
@@ -80,18 +53,14 @@ fn batches_do_not_allocate() {
     let mut out = vec![0; keys.len()];
     let batch = KeyOffsets::new(&data, &offsets).expect("offsets in order");
     for scheme in [HashingScheme::Murmur3_32Hash, HashingScheme::JavaStringHash] {
-        let before = ALLOCATIONS.with(Cell::get);
+        let before = allocations();
         for _ in 0..3 {
             partitions_for_keys(batch, n, scheme, &mut out).expect("valid batch");
             pulsar_routing::batch::partitions_for_keys(batch, n, scheme, &mut out)
                 .expect("valid batch");
             KeyOffsets::new(&data, &offsets).expect("offsets in order");
         }
-        assert_eq!(
-            ALLOCATIONS.with(Cell::get) - before,
-            0,
-            "{scheme:?} allocated"
-        );
+        assert_eq!(allocations() - before, 0, "{scheme:?} allocated");
     }
 }
 

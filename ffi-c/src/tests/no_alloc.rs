@@ -2,13 +2,11 @@
 //! `*_new` router, selector and sender gate constructors (and
 //! `pulsar_routing_selector_reserve`) allocate. A counting global allocator
 //! proves it for every kind of key, router and selector, and for the
-//! sender gate's events and the pending queue.
-//!
-//! The count is per thread, so the test harness's own threads (output
-//! capture, other tests) cannot disturb it.
+//! sender gate's events and the pending queue. The allocator
+//! (`owned/tests/common/counting_alloc.rs`, shared with the owned crate's
+//! batch test) counts per thread, so the harness's own threads cannot
+//! disturb it.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
@@ -24,47 +22,10 @@ use crate::routing_key::*;
 use crate::sign_safe_mod::pulsar_routing_sign_safe_mod;
 use crate::version::pulsar_routing_version;
 
-thread_local! {
-    // A const-initialised Cell has no destructor and is never lazily
-    // allocated, so the allocator can use it without recursing.
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
+#[path = "../../../owned/tests/common/counting_alloc.rs"]
+mod counting_alloc;
 
-struct Counting;
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// counting has no effect on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
+use counting_alloc::allocations;
 
 /// Runs `call` a few times (so lazy first-use set-up would show too) and
 /// asserts that it succeeded without allocating.
