@@ -6,18 +6,14 @@
 mod batch_keys;
 mod common;
 
-use batch_keys::{byte_keys, counts, layout, text_keys};
+use batch_keys::{byte_keys, counts, route, text_keys};
 use common::{golden, int, text, unhex};
 use proptest::prelude::*;
-use pulsar_routing::batch::{KeyOffsets, partitions_for_keys};
+use pulsar_routing::batch::partitions_for_keys;
 use pulsar_routing::{HashingScheme, PartitionCount, murmur3_32, partition_for_key};
 
 fn batch<K: AsRef<[u8]>>(keys: &[K], n: PartitionCount, scheme: HashingScheme) -> Vec<u32> {
-    let (data, offsets) = layout(keys);
-    let mut out = vec![u32::MAX; keys.len()];
-    let keys = KeyOffsets::new(&data, &offsets).expect("offsets in order");
-    partitions_for_keys(keys, n, scheme, &mut out).expect("one slot per key");
-    out
+    route(partitions_for_keys, keys, n, scheme)
 }
 
 #[test]

@@ -5,14 +5,14 @@
 //! the heap (counted per thread by `common/counting_alloc.rs`).
 
 use proptest::prelude::*;
-use pulsar_routing::batch::{BatchError, KeyOffsets};
+use pulsar_routing::batch::KeyOffsets;
 use pulsar_routing::{HashingScheme, PartitionCount, murmur3_32};
 use pulsar_routing_owned::batch::partitions_for_keys;
 
 #[path = "../../core/tests/common/batch_keys.rs"]
 mod batch_keys;
 
-use batch_keys::{byte_keys, counts, layout, text_keys};
+use batch_keys::{byte_keys, counts, layout, route, text_keys};
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
@@ -25,22 +25,6 @@ fn batch<K: AsRef<[u8]>>(keys: &[K], n: PartitionCount, scheme: HashingScheme) -
 
 fn core_batch<K: AsRef<[u8]>>(keys: &[K], n: PartitionCount, scheme: HashingScheme) -> Vec<u32> {
     route(pulsar_routing::batch::partitions_for_keys, keys, n, scheme)
-}
-
-type BatchFn =
-    fn(KeyOffsets<'_>, PartitionCount, HashingScheme, &mut [u32]) -> Result<(), BatchError>;
-
-fn route<K: AsRef<[u8]>>(
-    f: BatchFn,
-    keys: &[K],
-    n: PartitionCount,
-    scheme: HashingScheme,
-) -> Vec<u32> {
-    let (data, offsets) = layout(keys);
-    let mut out = vec![u32::MAX; keys.len()];
-    let keys = KeyOffsets::new(&data, &offsets).expect("offsets in order");
-    f(keys, n, scheme, &mut out).expect("one slot per key");
-    out
 }
 
 #[test]

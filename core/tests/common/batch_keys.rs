@@ -1,11 +1,13 @@
-//! Random batches for the batch-routing tests of the core
+//! Random batches, and a batch routed in one call, for the batch-routing
+//! tests of the core
 //! (`core/tests/batch.rs`) and of `pulsar-routing-owned`
 //! (`owned/tests/batch.rs`, which includes this file by path).
 
 #![allow(dead_code)]
 
 use proptest::prelude::*;
-use pulsar_routing::PartitionCount;
+use pulsar_routing::batch::{BatchError, KeyOffsets};
+use pulsar_routing::{HashingScheme, PartitionCount};
 
 /// Keys laid out as a batch: the bytes and `keys.len() + 1` offsets.
 pub fn layout<K: AsRef<[u8]>>(keys: &[K]) -> (Vec<u8>, Vec<usize>) {
@@ -16,6 +18,24 @@ pub fn layout<K: AsRef<[u8]>>(keys: &[K]) -> (Vec<u8>, Vec<usize>) {
         offsets.push(data.len());
     }
     (data, offsets)
+}
+
+/// A batch routing function: the core's, or the owned crate's.
+pub type BatchFn =
+    fn(KeyOffsets<'_>, PartitionCount, HashingScheme, &mut [u32]) -> Result<(), BatchError>;
+
+/// The partitions `f` gives `keys`, laid out as one batch.
+pub fn route<K: AsRef<[u8]>>(
+    f: BatchFn,
+    keys: &[K],
+    n: PartitionCount,
+    scheme: HashingScheme,
+) -> Vec<u32> {
+    let (data, offsets) = layout(keys);
+    let mut out = vec![u32::MAX; keys.len()];
+    let keys = KeyOffsets::new(&data, &offsets).expect("offsets in order");
+    f(keys, n, scheme, &mut out).expect("one slot per key");
+    out
 }
 
 /// Small counts (many keys per partition) and any valid count.
