@@ -71,3 +71,26 @@ void baseline_partitions_for_keys(const uint8_t *data, const size_t *offsets,
         out[i] = (murmur3_32(data + start, offsets[i + 1] - start) & 0x7fffffffu) % n;
     }
 }
+
+/*
+ * The same routing with the C ABI's signature, written in C -O3: a status
+ * return, the partition through an out-parameter, and the ABI's checks
+ * (NULL pointers, the scheme, a count of 1 to 2^31-1). It is not a goal of
+ * the issue; it shows how much of `pulsar_routing_partition_for_key`'s
+ * distance to the plain function above is the shape of the call rather than
+ * the Rust behind it.
+ */
+uint32_t baseline_partition_for_key_shaped(const uint8_t *key, size_t len, int64_t n,
+                                           uint32_t scheme, uint32_t *out) {
+    if (key == NULL || out == NULL) {
+        return 1;
+    }
+    if (scheme != 1) {
+        return 2;
+    }
+    if (n <= 0 || n > INT32_MAX) {
+        return 3;
+    }
+    *out = (murmur3_32(key, len) & 0x7fffffffu) % (uint32_t)n;
+    return 0;
+}

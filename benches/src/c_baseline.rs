@@ -10,6 +10,13 @@ use std::num::NonZeroU32;
 mod ffi {
     unsafe extern "C" {
         pub fn baseline_partition_for_key(key: *const u8, len: usize, n: u32) -> u32;
+        pub fn baseline_partition_for_key_shaped(
+            key: *const u8,
+            len: usize,
+            n: i64,
+            scheme: u32,
+            out: *mut u32,
+        ) -> u32;
         pub fn baseline_partitions_for_keys(
             data: *const u8,
             offsets: *const usize,
@@ -27,6 +34,22 @@ pub fn partition_for_key(key: &[u8], n: NonZeroU32) -> u32 {
     // SAFETY: `key` is `key.len()` readable bytes, and the C function only
     // reads them; `n` is not zero.
     unsafe { ffi::baseline_partition_for_key(key.as_ptr(), key.len(), n.get()) }
+}
+
+/// [`partition_for_key`] with the C ABI's signature, in C: a status (0 for
+/// success), the partition through an out-parameter, and the ABI's checks
+/// of the pointers, the scheme (1, Murmur3) and the count. `None` if the C
+/// function refused the arguments.
+#[inline]
+#[must_use]
+pub fn partition_for_key_shaped(key: &[u8], n: i64) -> Option<u32> {
+    let mut out = 0;
+    // SAFETY: `key` is `key.len()` readable bytes, which the C function
+    // only reads, and `out` is a writable `uint32_t`.
+    let status = unsafe {
+        ffi::baseline_partition_for_key_shaped(key.as_ptr(), key.len(), n, 1, &raw mut out)
+    };
+    (status == 0).then_some(out)
 }
 
 /// Keys in Arrow's layout, key `i` being `data[offsets[i]..offsets[i + 1]]`,
@@ -92,8 +115,17 @@ mod tests {
             let key = &data[w[0]..w[1]];
             let ours = n.reduce(pulsar_routing::murmur3_32(key));
             assert_eq!(partition_for_key(key, twelve), ours, "{} bytes", key.len());
+            assert_eq!(partition_for_key_shaped(key, 12), Some(ours));
             assert_eq!(out[i], ours, "{} bytes, in the loop", key.len());
         }
+    }
+
+    #[test]
+    fn the_shaped_function_refuses_what_the_abi_refuses() {
+        for n in [0, -1, i64::from(i32::MAX) + 1] {
+            assert_eq!(partition_for_key_shaped(b"k", n), None, "count {n}");
+        }
+        assert!(partition_for_key_shaped(b"k", i64::from(i32::MAX)).is_some());
     }
 
     #[test]

@@ -216,27 +216,30 @@ pub unsafe extern "C" fn pulsar_routing_partition_for_key(
     scheme: pulsar_routing_hashing_scheme,
     partition_out: *mut u32,
 ) -> pulsar_routing_status {
-    ffi_panic_boundary! {
-        // The hot call, Murmur3 with good arguments, is one test per
-        // argument, the hash and a divide; everything else (JavaStringHash,
-        // and every error with its message) takes the full path, kept out
-        // of line so that its register saves stay off this one.
-        if scheme == crate::routing_key::PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32
-            && !key.is_null()
-            && !partition_out.is_null()
-            && let Ok(n) = one_shot_count(num_partitions)
-        {
+    // The hot call, Murmur3 with good arguments, is one test per argument,
+    // the hash and a divide, with its own panic boundary that has nothing
+    // to record. Everything else (JavaStringHash, and every error with its
+    // message for `pulsar_routing_last_error_message`) is a tail call to
+    // the full path: its frame and its thread-local writes would otherwise
+    // cost the hot call a prologue and register saves.
+    if scheme == crate::routing_key::PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32
+        && !key.is_null()
+        && !partition_out.is_null()
+        && let Ok(n) = one_shot_count(num_partitions)
+    {
+        return ffi_panic_boundary! {
             let key = try_slice!(key, len);
             let out = try_out!(partition_out);
             // One key, one count: the divide instruction is cheaper than the
             // multiplier `PartitionCount` would compute for its fast
-            // reduction (itself a 64-bit divide), and gives the same remainder.
+            // reduction (itself a 64-bit divide), and gives the same
+            // remainder.
             out.write(murmur3_32(key) % n);
-            return pulsar_routing_status::Ok;
-        }
-        // SAFETY: the same arguments, under the same contract.
-        unsafe { partition_for_key_checked(key, len, num_partitions, scheme, partition_out) }
+            pulsar_routing_status::Ok
+        };
     }
+    // SAFETY: the same arguments, under the same contract.
+    unsafe { partition_for_key_checked(key, len, num_partitions, scheme, partition_out) }
 }
 
 /// `pulsar_routing_partition_for_key` with every check in the documented
@@ -250,20 +253,22 @@ unsafe fn partition_for_key_checked(
     scheme: pulsar_routing_hashing_scheme,
     partition_out: *mut u32,
 ) -> pulsar_routing_status {
-    let key = try_slice!(key, len);
-    let out = try_out!(partition_out);
-    let scheme = scheme_from_c(scheme);
-    // The key comes first in parameter order, but whether its bytes are
-    // wrong depends on the scheme: only JavaStringHash decodes them.
-    let java = matches!(scheme, Ok(HashingScheme::JavaStringHash));
-    let text = if java { Some(try_utf8!(key)) } else { None };
-    let n = try_ok!(one_shot_count(num_partitions));
-    let hash = match (try_ok!(scheme), text) {
-        (HashingScheme::JavaStringHash, Some(text)) => java_string_hash(text),
-        _ => murmur3_32(key),
-    };
-    out.write(hash % n);
-    pulsar_routing_status::Ok
+    ffi_panic_boundary! {
+        let key = try_slice!(key, len);
+        let out = try_out!(partition_out);
+        let scheme = scheme_from_c(scheme);
+        // The key comes first in parameter order, but whether its bytes are
+        // wrong depends on the scheme: only JavaStringHash decodes them.
+        let java = matches!(scheme, Ok(HashingScheme::JavaStringHash));
+        let text = if java { Some(try_utf8!(key)) } else { None };
+        let n = try_ok!(one_shot_count(num_partitions));
+        let hash = match (try_ok!(scheme), text) {
+            (HashingScheme::JavaStringHash, Some(text)) => java_string_hash(text),
+            _ => murmur3_32(key),
+        };
+        out.write(hash % n);
+        pulsar_routing_status::Ok
+    }
 }
 
 /// `num_partitions` checked as [`PartitionCount::from_i64`] checks it (the
