@@ -20,5 +20,6 @@
 
 #[allow(unsafe_code)]
 pub mod batch;
+pub mod key_counts;
 pub mod key_shared;
 pub mod lookup;
