@@ -84,6 +84,102 @@ pub(crate) fn map_arrow_values<M: KeyBatch>(
     Ok(Some(out))
 }
 
+/// A chunk of Arrow values without nulls: its data buffer and its offsets.
+pub(crate) type OffsetChunk<'a> = (&'a [u8], Vec<usize>);
+
+/// The values of a pyarrow array of string, large_string, binary or
+/// large_binary, its buffers exported so that they can be read, in order,
+/// with the GIL released.
+pub(crate) struct ArrowValues {
+    exports: Vec<ArrowExports>,
+    what: &'static str,
+    len: usize,
+}
+
+impl ArrowValues {
+    /// The values of `values`, or `None` when it is not a pyarrow `Array`
+    /// or `ChunkedArray`; `what` names them in errors (`"keys"`).
+    pub(crate) fn export(
+        py: Python<'_>,
+        values: &Bound<'_, PyAny>,
+        what: &'static str,
+    ) -> PyResult<Option<Self>> {
+        let Some((pyarrow, chunks)) = arrow_chunks(py, values)? else {
+            return Ok(None);
+        };
+        let types = ArrowTypes { what, binary: true };
+        let exports = chunks
+            .iter()
+            .map(|chunk| ArrowExports::get(py, &pyarrow, chunk, types))
+            .collect::<PyResult<Vec<_>>>()?;
+        let len = exports.iter().map(|export| export.len).sum();
+        Ok(Some(Self { exports, what, len }))
+    }
+
+    /// The number of values, nulls included.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the values are text (string or large_string).
+    pub(crate) fn is_text(&self) -> bool {
+        self.exports.iter().all(|export| export.layout.text)
+    }
+
+    /// Each chunk's data buffer and its `len + 1` offsets into it, the
+    /// layout of [`pulsar_routing::batch::KeyOffsets`]; `None` when a chunk
+    /// has nulls. The offsets are not checked here: `KeyOffsets` checks
+    /// them.
+    pub(crate) fn without_nulls(&self) -> PyResult<Option<Vec<OffsetChunk<'_>>>> {
+        let mut chunks = Vec::with_capacity(self.exports.len());
+        for export in &self.exports {
+            let columns = export.columns()?;
+            if columns.validity.is_some() {
+                return Ok(None);
+            }
+            // An empty chunk exports no buffers, and holds no key.
+            if columns.len == 0 {
+                continue;
+            }
+            let width = columns.layout.offset_width;
+            let window = columns
+                .offsets
+                .get(columns.offset * width..(columns.offset + columns.len + 1) * width)
+                .unwrap_or_default();
+            let offsets = window
+                .chunks_exact(width)
+                .map(|raw| {
+                    let offset = if width == 4 {
+                        read_offset::<4>(raw)
+                    } else {
+                        read_offset::<8>(raw)
+                    };
+                    offset.ok_or_else(|| {
+                        PyValueError::new_err("malformed Arrow array: a negative offset")
+                    })
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            chunks.push((columns.data, offsets));
+        }
+        Ok(Some(chunks))
+    }
+
+    /// Calls `visit` with every value in order ([`KeyRef::None`] for a
+    /// null); stops at the first error, its own or a malformed value's.
+    pub(crate) fn visit<F>(&self, mut visit: F) -> PyResult<()>
+    where
+        F: FnMut(KeyRef<'_>) -> PyResult<()>,
+    {
+        let mut base = 0;
+        for export in &self.exports {
+            let columns = export.columns()?;
+            columns.visit(self.what, base, &mut visit)?;
+            base += columns.len;
+        }
+        Ok(())
+    }
+}
+
 /// The pyarrow module and the chunks of an array (one for an `Array`).
 type ArrowChunks<'py> = (Bound<'py, PyModule>, Vec<Bound<'py, PyAny>>);
 

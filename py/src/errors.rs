@@ -176,6 +176,13 @@ create_exception!(
     "The table of lookups in flight has no free slot: `capacity`."
 );
 
+create_exception!(
+    pulsar_routing,
+    KeyCountsError,
+    PulsarRoutingError,
+    "KeyCounts refused a weight (negative, NaN or infinite), or weights that are not one per key."
+);
+
 /// `DivisionByZeroError` derives from both `PulsarRoutingError` and the
 /// builtin `ZeroDivisionError`, so `except ZeroDivisionError` catches it as
 /// it catches Python's own `%`. `create_exception!` takes one base only, so

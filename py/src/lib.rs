@@ -15,6 +15,7 @@ mod crc32;
 mod errors;
 mod java_string_hash;
 mod kafka;
+mod key_counts;
 mod key_shared;
 mod lookup;
 mod murmur3;
@@ -55,6 +56,8 @@ mod _pulsar_routing {
     #[pymodule_export]
     use crate::crc32::{PyCrc32, crc32};
     #[pymodule_export]
+    use crate::errors::KeyCountsError;
+    #[pymodule_export]
     use crate::errors::{
         BundleError, ConsumerAssignError, IllegalPartitionIndexError, KafkaPartitionError,
         KeySharedPolicyError, PartitionCountError, ProfileConfigError, ProfileRouteError,
@@ -82,6 +85,8 @@ mod _pulsar_routing {
         kafka_partition_load_stats, kafka_partitions, kafka_to_positive,
         librdkafka_default_sticky_linger_ms, librdkafka_partition, librdkafka_random_partition,
     };
+    #[pymodule_export]
+    use crate::key_counts::PyKeyCounts;
     #[pymodule_export]
     use crate::key_shared::{
         PyAutoSplitSelector, PyConsistentHashingSelector, PyExclusiveSelector, PyImpact,

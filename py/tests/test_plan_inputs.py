@@ -254,22 +254,6 @@ def test_parquet_row_groups_read_in_order(tmp_path: Path, batch_rows: int) -> No
     assert totals(sample) == totals(key_sample(column)) and sample.keyless == 10.0
 
 
-@given(st.lists(st.one_of(st.text(max_size=40), st.sampled_from(["", "a", "a\0", "abcdefgh", "abcdefgh\0", "abcdefghi"]))))
-def test_byte_order_sorts_as_arrow(keys: list[str]) -> None:
-    # The numpy sort of short keys must order them exactly as Arrow does
-    # (byte order, stable), or the report would depend on key length.
-    import pyarrow.compute as pc
-
-    from pulsar_routing.plan.inputs import _byte_order
-
-    for array in (pa.array(keys, pa.string()), pa.array(keys, pa.large_binary()), pa.array(["x", *keys])[1:]):
-        order = _byte_order(pa, array)
-        want = pc.sort_indices(array).to_numpy()
-        assert order is None or order.tolist() == want.tolist()
-        if all(len(k.encode()) <= 32 for k in keys):
-            assert order is not None
-
-
 @pytest.mark.parametrize("arrow", [False, True])
 def test_key_at_gives_the_python_key_for_every_input(arrow: bool) -> None:
     keys = ["a", "b", "a", "c"]

@@ -118,6 +118,7 @@ SUBMODULES: dict[str, set[str]] = {
         profile_partitions
         """.split()
     ),
+    "key_counts": {"KeyCounts", "KeyCountsError"},
     "kafka": set(
         """
         KAFKA_MURMUR2_SEED KafkaBuiltInPartitioner

@@ -40,8 +40,9 @@ that computes it: :mod:`~pulsar_routing.hashes`,
 :mod:`~pulsar_routing.routers`, :mod:`~pulsar_routing.topics`,
 :mod:`~pulsar_routing.bundles`, :mod:`~pulsar_routing.key_shared`,
 :mod:`~pulsar_routing.lookup`, :mod:`~pulsar_routing.sender`,
-:mod:`~pulsar_routing.profiles` and :mod:`~pulsar_routing.kafka`; the
-capacity planner is :mod:`~pulsar_routing.plan`. Only
+:mod:`~pulsar_routing.profiles` and :mod:`~pulsar_routing.kafka`, and
+the key counter of the owned layer in :mod:`~pulsar_routing.key_counts`;
+the capacity planner is :mod:`~pulsar_routing.plan`. Only
 :class:`PulsarRoutingError`, the base of every error, and ``__version__``
 belong to the package itself.
 """
@@ -55,6 +56,7 @@ from ._pulsar_routing import PulsarRoutingError, __version__
 from .bundles import *
 from .hashes import *
 from .kafka import *
+from .key_counts import *
 from .key_shared import *
 from .lookup import (
     Backoff,
@@ -128,6 +130,8 @@ __all__ = [
     "Impact",
     "KafkaBuiltInPartitioner",
     "KafkaJavaClientPartitioner",
+    "KeyCounts",
+    "KeyCountsError",
     "KafkaMurmur2Hasher",
     "KafkaPartitionError",
     "KeySharedPolicyError",

@@ -266,7 +266,7 @@ class _Summary:
             return None, self.sink, self.totals
         acc = _ArrowAccumulator()
         if self.table is not None:
-            acc._parts, acc._rows_held = [self.table], self.table.num_rows
+            acc.absorb(self.table)
         acc.rows = self.totals.rows
         sample = acc.sample(source, self.totals.weighted)
         if sample.total_weight <= 0:
@@ -307,16 +307,13 @@ def _reduce_piece(piece: Piece, *, max_distinct: int, sink: Callable[[], Any]) -
             _feed(out, totals, keys, np.ones(len(keys)) if weights is None else weights, pc)
             continue
         acc.add(keys, weights)
-        if acc._rows_held > max_distinct:
-            held = acc._merged()
-            acc._parts, acc._rows_held = [held], held.num_rows
-            if held.num_rows > max_distinct:
-                out = sink()
-                _pour(out, totals, held)
-                acc = _ArrowAccumulator()
+        if acc.distinct > max_distinct:
+            out = sink()
+            _pour(out, totals, acc.table())
+            acc = _ArrowAccumulator()
     if out is not None:
         return _Summary(None, out, totals)
-    return _Summary(acc._merged() if acc._parts else None, None, totals)
+    return _Summary(acc.table() if acc.rows else None, None, totals)
 
 
 def _merge(summaries: list[_Summary], *, max_distinct: int, sink: Callable[[], Any]) -> _Summary:

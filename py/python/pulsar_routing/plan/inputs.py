@@ -31,6 +31,8 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import NDArray
 
+from ..key_counts import KeyCounts
+
 Key = Union[str, bytes]
 # What the analyses accept as keys: a KeySample, an iterable of str/bytes/int/None,
 # a 1-D numpy array or a pyarrow Array/ChunkedArray.
@@ -38,9 +40,8 @@ KeysLike = Any
 WeightsLike = Union[Sequence[float], NDArray[Any], Any, None]
 
 FORMATS = ("auto", "text", "csv", "parquet")
-# Rows per batch when reading files (and aggregated tables kept before a merge).
+# Rows per batch when reading files.
 BATCH_ROWS = 1 << 20
-_MERGE_ROWS = 1 << 22
 
 
 class PlanInputError(ValueError):
@@ -319,24 +320,32 @@ def _arrow_weights(column: Any) -> NDArray[np.float64]:
 
 
 def _aggregate_arrow(keys: Any, weights: NDArray[np.float64] | None) -> Any:
-    """A table (k, w) of distinct keys (null included) and summed weights.
+    """A table (k, w) of distinct keys in byte order and their summed weights, then the null key if any."""
+    counts = KeyCounts()
+    _count_into(counts, keys, weights)
+    return _counted(counts)
 
-    Arrow's dictionary encoding finds the distinct keys (the hash kernel
-    ``value_counts`` runs on) and numpy sums the weights per key: the
-    cost of counting keys and no more, and no Acero engine to load.
-    """
+
+def _count_into(counts: KeyCounts, keys: Any, weights: NDArray[np.float64] | None) -> None:
+    """Adds a batch of keys to ``counts``; a dictionary array as its used entries with their summed weights."""
     pa = _pyarrow()
-    if isinstance(keys, pa.ChunkedArray):
-        if pa.types.is_dictionary(keys.type):
-            lengths = [len(c) for c in keys.chunks]
-            return _merge_aggregates([_aggregate_arrow(c, w) for c, w in zip(keys.chunks, _split(weights, lengths))])
-        keys = keys.combine_chunks()
+    if isinstance(keys, pa.ChunkedArray) and pa.types.is_dictionary(keys.type):
+        for chunk, w in zip(keys.chunks, _split(weights, [len(c) for c in keys.chunks])):
+            _count_into(counts, chunk, w)
+        return
     if pa.types.is_dictionary(keys.type):
-        return _aggregate_dictionary(pa, keys, weights)
-    encoded = keys.dictionary_encode(null_encoding="encode")
-    index = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.intp)
-    sums = np.bincount(index, weights=weights, minlength=len(encoded.dictionary)).astype(np.float64)
-    return pa.table({"k": encoded.dictionary, "w": pa.array(sums, type=pa.float64())})
+        keys, weights = _dictionary_sums(pa, keys, weights)
+    counts.add(keys, weights)
+
+
+def _counted(counts: KeyCounts) -> Any:
+    """The (k, w) table of ``counts``: its keys in byte order, then the null key with the keyless weight, if any."""
+    pa = _pyarrow()
+    keys, w = counts.to_arrow()
+    if counts.keyless_weight is not None:
+        keys = pa.concat_arrays([keys, pa.nulls(1, keys.type)])
+        w = np.append(w, counts.keyless_weight)
+    return pa.table({"k": keys, "w": pa.array(w, type=pa.float64())})
 
 
 def _split(weights: NDArray[np.float64] | None, lengths: Sequence[int]) -> list[NDArray[np.float64] | None]:
@@ -345,16 +354,16 @@ def _split(weights: NDArray[np.float64] | None, lengths: Sequence[int]) -> list[
     return list(np.split(weights, np.cumsum(lengths)[:-1]))
 
 
-def _aggregate_dictionary(pa: Any, keys: Any, weights: NDArray[np.float64] | None) -> Any:
-    """:func:`_aggregate_arrow` of a dictionary array: a bincount of its indices, no hashing.
+def _dictionary_sums(pa: Any, keys: Any, weights: NDArray[np.float64] | None) -> tuple[Any, NDArray[np.float64]]:
+    """The dictionary entries a dictionary array uses, and each one's summed weight: a bincount of its indices.
 
-    The dictionary entries no row uses are left out. A dictionary may hold
-    a value twice (Arrow does not forbid it), so the table may too:
-    :class:`_ArrowAccumulator` merges such parts before it trusts them.
+    Each entry is hashed once, however many rows use it. A null row is a
+    null entry at the end. A dictionary may hold a value twice (Arrow does
+    not forbid it); :class:`KeyCounts` then adds the two together.
     """
     dictionary = keys.dictionary
     if dictionary.null_count:
-        return _aggregate_arrow(keys.cast(keys.type.value_type), weights)
+        return keys.cast(keys.type.value_type), weights if weights is not None else np.ones(len(keys))
     size = len(dictionary)
     index = np.asarray(keys.indices.fill_null(size).to_numpy(zero_copy_only=False), dtype=np.intp)
     used = np.bincount(index, minlength=size + 1)
@@ -365,130 +374,56 @@ def _aggregate_dictionary(pa: Any, keys: Any, weights: NDArray[np.float64] | Non
     if used[size]:
         out = pa.concat_arrays([out, pa.nulls(1, out.type)])
         w = np.append(w, sums[size])
-    return pa.table({"k": out, "w": pa.array(w, type=pa.float64())})
+    return out, w
 
 
 def _merge_aggregates(parts: Sequence[Any]) -> Any:
     """One (k, w) table from several, the weights of a key summed."""
-    pa = _pyarrow()
-    table = pa.concat_tables(parts, promote_options="permissive")
-    weights = np.asarray(table.column("w").to_numpy(), dtype=np.float64)
-    return _aggregate_arrow(table.column("k"), weights)
+    counts = KeyCounts()
+    for part in parts:
+        counts.add(part.column("k"), np.asarray(part.column("w").to_numpy(), dtype=np.float64))
+    return _counted(counts)
 
 
 Progress = Callable[[int], None]
 
 
 class _ArrowAccumulator:
-    """Sums weights per key over batches; memory follows the distinct keys."""
+    """Sums weights per key over batches in a :class:`KeyCounts`; memory follows the distinct keys."""
 
     def __init__(self, progress: Progress | None = None) -> None:
-        self._parts: list[Any] = []
-        self._rows_held = 0
+        self._counts = KeyCounts()
         self._progress = progress
         self.rows = 0
-        # Whether a lone part is known to hold each key once (a dictionary
-        # array's part may not: see _aggregate_dictionary).
-        self._distinct = True
 
     def add(self, keys: Any, weights: NDArray[np.float64] | None) -> None:
-        part = _aggregate_arrow(keys, weights)
+        _count_into(self._counts, keys, weights)
         self.rows += len(keys)
         if self._progress is not None:
             self._progress(self.rows)
-        self._distinct = not self._parts and not _pyarrow().types.is_dictionary(keys.type)
-        self._parts.append(part)
-        self._rows_held += part.num_rows
-        if self._rows_held > _MERGE_ROWS and len(self._parts) > 1:
-            self._parts = [self._merged()]
-            self._rows_held = self._parts[0].num_rows
 
-    def _merged(self) -> Any:
-        if len(self._parts) == 1 and self._distinct:
-            return self._parts[0]
-        merged = _merge_aggregates(self._parts)
-        self._distinct = True
-        return merged
+    def absorb(self, table: Any) -> None:
+        """Adds a (k, w) table of distinct keys, as :meth:`table` gives it, without counting rows."""
+        self._counts.add(table.column("k"), np.asarray(table.column("w").to_numpy(), dtype=np.float64))
+
+    @property
+    def distinct(self) -> int:
+        """The distinct keys held, the null key (keyless rows) counting as one."""
+        return len(self._counts) + (self._counts.keyless_weight is not None)
+
+    def table(self) -> Any:
+        """The (k, w) table of the keys held: in byte order, the null key last."""
+        return _counted(self._counts)
 
     def sample(self, source: str, weighted: bool) -> KeySample:
-        pa = _pyarrow()
-        pc = _pyarrow_compute()
-        if not self._parts:
-            return _sample(_object_array([]), np.zeros(0), 0.0, 0, source, weighted)
-        table = self._merged()
-        keys = table.column("k")
-        w = table.column("w")
-        nulls = keys.is_null()
-        keyless = float(pc.sum(pc.filter(w, nulls)).as_py() or 0.0)
-        present = pc.invert(nulls)
-        keys = pc.filter(keys, present)
-        w = pc.filter(w, present)
-        keys = keys.combine_chunks() if isinstance(keys, pa.ChunkedArray) else keys
-        w = w.combine_chunks() if isinstance(w, pa.ChunkedArray) else w
-        # Sorted by key: Arrow's group-by order depends on threads and
-        # batching, and the uniform baseline on the order of the weights, so
-        # the same keys give the same report however they were read (in one
-        # piece, in batches, or as partial histograms merged after Dask).
-        order = _byte_order(pa, keys)
-        if order is None:
-            order = pc.sort_indices(keys)
-        keys, w = keys.take(order), w.take(order)
-        weights = np.asarray(w.to_numpy(), dtype=np.float64)
-        return _sample(keys, weights, keyless, self.rows, source, weighted)
-
-
-# Keys longer than this are sorted by Arrow: past it, the words of
-# _byte_order cost more than Arrow's comparisons.
-_WORD_SORT_BYTES = 32
-
-
-def _byte_order(pa: Any, keys: Any) -> NDArray[np.intp] | None:
-    """The indices that sort a string or binary array by its bytes, as ``pc.sort_indices`` does; None for long keys.
-
-    Each key's first eight bytes, zero-padded, read big-endian, order the
-    keys as their bytes do up to ties, and numpy sorts such integers many
-    times faster than Arrow compares strings. Tied keys are then ordered by
-    their further eight-byte words and, last, by length (a zero-padded key
-    equals a longer one only when that one is it followed by zero bytes,
-    and the shorter sorts first). The sort is stable, as Arrow's is.
-    """
-    n = len(keys)
-    large = pa.types.is_large_string(keys.type) or pa.types.is_large_binary(keys.type)
-    buffers = keys.buffers()
-    raw = np.frombuffer(buffers[1], dtype=np.int64 if large else np.int32)
-    offsets = raw[keys.offset : keys.offset + n + 1].astype(np.int64)
-    data = buffers[2]
-    starts, lengths = offsets[:-1], offsets[1:] - offsets[:-1]
-    longest = int(lengths.max()) if n else 0
-    if longest > _WORD_SORT_BYTES or data is None:
-        return None
-    data = np.frombuffer(data, dtype=np.uint8)
-
-    def word(j: int, which: NDArray[np.intp] | slice) -> NDArray[np.uint64]:
-        at, size = starts[which], lengths[which]
-        out = np.zeros(len(at), dtype=np.uint64)
-        for b in range(j, j + 8):
-            byte = np.zeros(len(at), dtype=np.uint64)
-            has = size > b
-            byte[has] = data[at[has] + b]
-            out = (out << np.uint64(8)) | byte
-        return out
-
-    first = word(0, slice(None))
-    order: NDArray[np.intp] = np.argsort(first, kind="stable")
-    ranked = first[order]
-    tie = np.flatnonzero(ranked[1:] == ranked[:-1])
-    if tie.size:
-        # Every key that shares its first word with another, sorted in full;
-        # the runs of equal first words stay where the first sort put them.
-        inside = np.zeros(n, dtype=bool)
-        inside[tie] = True
-        inside[tie + 1] = True
-        spots = np.flatnonzero(inside)
-        members = order[spots]
-        later = [word(j, members) for j in range(8, longest, 8)]
-        order[spots] = members[np.lexsort([lengths[members], *reversed(later), first[members]])]
-    return order
+        counts = self._counts
+        if not len(counts) and counts.keyless_weight is None:
+            return _sample(_object_array([]), np.zeros(0), 0.0, self.rows, source, weighted)
+        # In byte order, as Arrow's sort orders them: the same keys give
+        # the same report however they were read (in one piece, in
+        # batches, or as partial counts merged after Dask).
+        keys, weights = counts.to_arrow()
+        return _sample(keys, weights, counts.keyless_weight or 0.0, self.rows, source, weighted)
 
 
 def _pyarrow_compute() -> Any:

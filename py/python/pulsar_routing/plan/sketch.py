@@ -310,15 +310,13 @@ def stream_skew(
         rows += len(keys)
         if acc is not None:
             acc.add(keys, None if raw_weights is None else np.asarray(raw_weights, dtype=np.float64))
-            if acc._rows_held > max_distinct:
-                merged = acc._merged()
-                acc._parts, acc._rows_held = [merged], merged.num_rows
-                if merged.num_rows > max_distinct:
-                    sink = _SkewSink(counts, names, lg_max_k, lg_k)
-                    acc = None
-                    for start in range(0, merged.num_rows, BATCH_ROWS):
-                        keyless += sink.route(merged.slice(start, BATCH_ROWS))
-                    del merged
+            if acc.distinct > max_distinct:
+                merged = acc.table()
+                sink = _SkewSink(counts, names, lg_max_k, lg_k)
+                acc = None
+                for start in range(0, merged.num_rows, BATCH_ROWS):
+                    keyless += sink.route(merged.slice(start, BATCH_ROWS))
+                del merged
             continue
         assert sink is not None
         keyless += sink.route(

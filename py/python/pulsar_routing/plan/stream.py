@@ -240,18 +240,16 @@ def _run(
         totals.rows += len(keys)
         if acc is not None:
             acc.add(keys, raw_weights)
-            if acc._rows_held > max_distinct:
-                merged = acc._merged()
-                acc._parts, acc._rows_held = [merged], merged.num_rows
-                if merged.num_rows > max_distinct:
-                    acc = None
-                    out = sink()
-                    # A batch's worth at a time: the routing and hashing
-                    # arrays of millions of held keys at once would set the peak.
-                    for start in range(0, merged.num_rows, BATCH_ROWS):
-                        part = merged.slice(start, BATCH_ROWS)
-                        _feed(out, totals, part.column("k"), np.asarray(part.column("w").to_numpy(), np.float64), pc)
-                    del merged, part
+            if acc.distinct > max_distinct:
+                merged = acc.table()
+                acc = None
+                out = sink()
+                # A batch's worth at a time: the routing and hashing arrays
+                # of millions of held keys at once would set the peak.
+                for start in range(0, merged.num_rows, BATCH_ROWS):
+                    part = merged.slice(start, BATCH_ROWS)
+                    _feed(out, totals, part.column("k"), np.asarray(part.column("w").to_numpy(), np.float64), pc)
+                del merged
             continue
         assert out is not None
         w = None if raw_weights is None else np.asarray(raw_weights, dtype=np.float64)
