@@ -39,6 +39,7 @@ pub mod crc32;
 pub mod error;
 pub mod java_string_hash;
 pub mod kafka;
+pub mod key_counts;
 pub mod key_shared;
 pub mod last_error;
 pub mod lookup;
