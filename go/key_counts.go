@@ -160,6 +160,18 @@ func (k *KeyCounts) Rows() uint64 {
 	return uint64(n)
 }
 
+// TotalKeyBytes is the bytes of all distinct keys together; 0 once
+// closed.
+func (k *KeyCounts) TotalKeyBytes() int {
+	var n C.size_t
+	if k.read(func(h *C.pulsar_routing_key_counts) C.pulsar_routing_status {
+		return C.pulsar_routing_key_counts_total_key_bytes(h, &n)
+	}) != nil {
+		return 0
+	}
+	return int(n)
+}
+
 // KeylessWeight is the summed weight of the keyless rows, and false when
 // there was none (or the counts are closed).
 func (k *KeyCounts) KeylessWeight() (float64, bool) {

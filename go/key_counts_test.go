@@ -65,8 +65,9 @@ func TestKeyCountsSumInByteOrder(t *testing.T) {
 	if w, ok := k.KeylessWeight(); !ok || w != 3.5 {
 		t.Errorf("keyless weight %v %v, expected 3.5", w, ok)
 	}
-	if k.Rows() != 9 || k.Len() != 6 {
-		t.Errorf("rows %d len %d, expected 9 and 6", k.Rows(), k.Len())
+	// pear apple "" pea 0xff é: 4 + 5 + 0 + 3 + 1 + 2 bytes.
+	if k.Rows() != 9 || k.Len() != 6 || k.TotalKeyBytes() != 15 {
+		t.Errorf("rows %d len %d bytes %d, expected 9, 6 and 15", k.Rows(), k.Len(), k.TotalKeyBytes())
 	}
 }
 
