@@ -81,18 +81,28 @@ func PartitionsForKeys[K string | []byte](keys []K, numPartitions int, scheme Ha
 		outPtr = (*C.uint32_t)(unsafe.Pointer(&b.written))
 	}
 	s := C.pr_partitions_for_keys(data, &b.offsets[0], C.size_t(len(keys)), C.int64_t(numPartitions),
-		C.uint32_t(scheme), outPtr, (*C.uint8_t)(unsafe.Pointer(&b.message[0])), C.size_t(len(b.message)),
-		&b.written)
+		C.uint32_t(scheme), outPtr, b.msg(), b.msgLen(), &b.written)
 	// In place, data points into the first key only.
 	runtime.KeepAlive(keys)
 	if s != C.PULSAR_ROUTING_STATUS_OK {
-		message := string(b.message[:int(b.written)])
-		if message == "" {
-			message = Status(s).Message()
-		}
-		return nil, &Error{Status: Status(s), Message: message}
+		return nil, b.failure(s)
 	}
 	return out, nil
+}
+
+// msg and msgLen are b's room for a failure's message, for the C call
+// that fills it.
+func (b *keyBatch) msg() *C.uint8_t  { return (*C.uint8_t)(unsafe.Pointer(&b.message[0])) }
+func (b *keyBatch) msgLen() C.size_t { return C.size_t(len(b.message)) }
+
+// failure is the error of status s, with the message the failed call
+// wrote into b (the status's own text if it wrote none).
+func (b *keyBatch) failure(s C.pulsar_routing_status) error {
+	message := string(b.message[:int(b.written)])
+	if message == "" {
+		message = Status(s).Message()
+	}
+	return &Error{Status: Status(s), Message: message}
 }
 
 // layout fills b's offsets for keys and returns the data they index:

@@ -485,6 +485,8 @@ func (r *conformanceRun) construct(typ string, a cargs) (obj, got interface{}, e
 		obj, err = NewSenderGate(c, nodes)
 	case "PendingQueue":
 		obj, err = NewPendingQueue(a.int("max_pending_messages", 0), a.bool("block_if_queue_full", false))
+	case "KeyCounts":
+		obj, err = NewKeyCounts()
 	default:
 		panic(errUnknown("type " + typ))
 	}
@@ -1138,8 +1140,58 @@ func (r *conformanceRun) method(name string, obj interface{}, a cargs) (got inte
 		case "PendingQueue.pending":
 			return o.Pending(), nil
 		}
+	case *KeyCounts:
+		return keyCountsCall(o, name, a)
 	}
 	panic(errUnknown(fmt.Sprintf("method %s on %T", name, obj)))
+}
+
+// weightNumber is a weight as the scenarios write it: the shortest
+// decimal, an integral one without a fraction.
+func weightNumber(w float64) json.Number {
+	return json.Number(strconv.FormatFloat(w, 'f', -1, 64))
+}
+
+func keyCountsCall(k *KeyCounts, name string, a cargs) (interface{}, error) {
+	switch name {
+	case "KeyCounts.add":
+		return nil, k.AddBytes(a.bytes("key"), a.float("weight", 1))
+	case "KeyCounts.add_keyless":
+		return nil, k.AddKeyless(a.float("weight", 1))
+	case "KeyCounts.add_batch":
+		list, _ := a["keys"].([]interface{})
+		keys := make([]string, len(list))
+		for i, key := range list {
+			keys[i] = string(bytesOf(key))
+		}
+		var weights []float64
+		if ws, ok := a["weights"].([]interface{}); ok {
+			weights = make([]float64, len(ws))
+			for i, w := range ws {
+				weights[i] = cargs{"w": w}.float("w", 1)
+			}
+		}
+		return nil, k.AddBatch(keys, weights)
+	case "KeyCounts.sorted":
+		keys, weights := k.Sorted()
+		out := make([]interface{}, len(keys))
+		for i, key := range keys {
+			out[i] = []interface{}{[]byte(key), weightNumber(weights[i])}
+		}
+		return out, nil
+	case "KeyCounts.len":
+		return k.Len(), nil
+	case "KeyCounts.rows":
+		return k.Rows(), nil
+	case "KeyCounts.total_key_bytes":
+		return k.TotalKeyBytes(), nil
+	case "KeyCounts.keyless_weight":
+		if w, ok := k.KeylessWeight(); ok {
+			return weightNumber(w), nil
+		}
+		return nil, nil
+	}
+	panic(errUnknown("method " + name + " on KeyCounts"))
 }
 
 // norm turns a result into JSON's shapes: integers as decimal text, bytes

@@ -151,4 +151,8 @@ const (
 	StatusMaxPendingMessagesNegative              Status = C.PULSAR_ROUTING_STATUS_MAX_PENDING_MESSAGES_NEGATIVE
 	StatusProducerQueueIsFull                     Status = C.PULSAR_ROUTING_STATUS_PRODUCER_QUEUE_IS_FULL
 	StatusProducerQueueWouldBlock                 Status = C.PULSAR_ROUTING_STATUS_PRODUCER_QUEUE_WOULD_BLOCK
+	StatusKeyCountsInvalidWeight                  Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_INVALID_WEIGHT
+	StatusKeyCountsWeightsLength                  Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_WEIGHTS_LENGTH
+	StatusKeyCountsTooManyKeys                    Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_TOO_MANY_KEYS
+	StatusKeyCountsOutputLength                   Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_OUTPUT_LENGTH
 )

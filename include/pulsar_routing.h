@@ -71,8 +71,8 @@
  300-399: producer configuration; 400-499: topic names; 500-599:
  namespace bundles; 600-699: Key_Shared subscriptions; 700-799: client
  profiles and Kafka partitioners; 800-899: topic lookup; 900-999: the
- Kafka sender readiness gate and the Pulsar producer's pending queue)
- and a code is never reused for another meaning.
+ Kafka sender readiness gate and the Pulsar producer's pending queue;
+ 1000-1099: key counts for capacity planning) and a code is never reused for another meaning.
  `pulsar_routing_status_message` gives the text of each.
  */
 enum pulsar_routing_status
@@ -740,6 +740,26 @@ enum pulsar_routing_status
    the send would block until a pending message completes.
    */
   PULSAR_ROUTING_STATUS_PRODUCER_QUEUE_WOULD_BLOCK = 912,
+  /*
+   A key count's weight is negative, NaN or infinite; nothing was
+   added (`pulsar_routing_last_error_message` names the weight's index
+   in its batch).
+   */
+  PULSAR_ROUTING_STATUS_KEY_COUNTS_INVALID_WEIGHT = 1000,
+  /*
+   A weights list that does not hold one weight per key. The C batch
+   takes `count` weights, so only the C++ and Go wrappers return it.
+   */
+  PULSAR_ROUTING_STATUS_KEY_COUNTS_WEIGHTS_LENGTH = 1001,
+  /*
+   More than 4294967295 distinct keys in one key count.
+   */
+  PULSAR_ROUTING_STATUS_KEY_COUNTS_TOO_MANY_KEYS = 1002,
+  /*
+   An output buffer of `pulsar_routing_key_counts_write_sorted` has
+   another length than the counts need.
+   */
+  PULSAR_ROUTING_STATUS_KEY_COUNTS_OUTPUT_LENGTH = 1003,
 };
 #ifndef __cplusplus
 typedef uint32_t pulsar_routing_status;
@@ -775,6 +795,34 @@ typedef struct pulsar_routing_kafka_built_in_partitioner pulsar_routing_kafka_bu
  heap handle whose state is behind a lock: shareable between threads.
  */
 typedef struct pulsar_routing_kafka_java_client_partitioner pulsar_routing_kafka_java_client_partitioner;
+
+/*
+ Distinct keys with their summed weights, and the summed weight of
+ keyless rows: what a capacity plan reads from a key log. An opaque heap
+ handle.
+
+ Made by `pulsar_routing_key_counts_new`, released with
+ `pulsar_routing_key_counts_free`. Keys are bytes, compared as bytes
+ (UTF-8 or not); each distinct key is stored once. The sorted output
+ (`pulsar_routing_key_counts_write_sorted`) is in byte order, as
+ `memcmp` orders keys, a key before the longer keys it begins, so that
+ it does not depend on the order of the rows.
+
+ Weights are finite numbers of at least 0 (a row's message count, bytes,
+ or rate); a negative, NaN or infinite weight is refused with
+ `KEY_COUNTS_INVALID_WEIGHT` and adds nothing.
+
+ Threads: the functions taking a `const pulsar_routing_key_counts *`
+ (`_len`, `_rows`, `_total_key_bytes`, `_keyless_weight`,
+ `_write_sorted`) only read it, and any number of threads may call them
+ at once. Adding and freeing need the counts to themselves: no other call
+ on the same counts may run at the same time.
+
+ Memory: the adds allocate as the table grows (each distinct key's bytes
+ once, plus about 24 bytes of index per key); like every Rust
+ allocation, a failed one aborts the process.
+ */
+typedef struct pulsar_routing_key_counts pulsar_routing_key_counts;
 
 /*
  librdkafka's producer-side partition choice for one topic
@@ -4060,6 +4108,209 @@ pulsar_routing_status pulsar_routing_librdkafka_producer_partitioner(const struc
  `pulsar_routing_librdkafka_producer_new` that has not been freed.
  */
 void pulsar_routing_librdkafka_producer_free(struct pulsar_routing_librdkafka_producer *producer);
+
+/*
+ Creates empty counts.
+
+ - `out`: on success, receives the new counts, which the caller owns and
+   must release with `pulsar_routing_key_counts_free`.
+
+ Returns `OK` or `NULL_PARAMETER`. Thread-safe. Allocates the handle.
+
+ # Safety
+ `out` must be valid for writing a pointer.
+ */
+pulsar_routing_status pulsar_routing_key_counts_new(struct pulsar_routing_key_counts **out);
+
+/*
+ Releases counts. NULL is a no-op.
+
+ No other thread may be using the counts, and they must not be used or
+ freed again afterwards.
+
+ # Safety
+ `counts` must be NULL or counts from `pulsar_routing_key_counts_new`
+ that have not been freed.
+ */
+void pulsar_routing_key_counts_free(struct pulsar_routing_key_counts *counts);
+
+/*
+ Adds one row: `weight` more for the key `key[0 .. len]` (any bytes; the
+ empty key is a key like any other, not a keyless row).
+
+ - `counts`: counts from `pulsar_routing_key_counts_new`.
+ - `key`, `len`: the key's bytes, copied if the key is new. `key` must
+   not be NULL, even when `len` is 0.
+ - `weight`: a finite number of at least 0 (1 counts rows).
+
+ Returns `OK`, `NULL_PARAMETER`, `KEY_COUNTS_INVALID_WEIGHT` (`weight 0
+ is not a finite number of at least 0`) or `KEY_COUNTS_TOO_MANY_KEYS`
+ (past 4294967295 distinct keys); a failed call adds nothing.
+
+ Not thread-safe on the same counts: the caller has them to itself.
+ Allocates when the key is new and the table is full.
+
+ # Safety
+ `counts` must be live counts from `pulsar_routing_key_counts_new` that
+ no other thread uses during the call, and `key` must point to `len`
+ readable bytes.
+ */
+pulsar_routing_status pulsar_routing_key_counts_add(struct pulsar_routing_key_counts *counts,
+                                                    const uint8_t *key,
+                                                    size_t len,
+                                                    double weight);
+
+/*
+ Adds one keyless row (a message without a key) of `weight`. Keyless
+ rows count in `_rows` and `_keyless_weight`, not as a key.
+
+ Returns `OK`, `NULL_PARAMETER` or `KEY_COUNTS_INVALID_WEIGHT` (a
+ negative, NaN or infinite `weight`; nothing is added then).
+
+ Not thread-safe on the same counts: the caller has them to itself.
+ Allocates nothing.
+
+ # Safety
+ `counts` must be live counts from `pulsar_routing_key_counts_new` that
+ no other thread uses during the call.
+ */
+pulsar_routing_status pulsar_routing_key_counts_add_keyless(struct pulsar_routing_key_counts *counts,
+                                                            double weight);
+
+/*
+ Adds every key of a batch, laid out as Arrow lays out a string column,
+ as `pulsar_routing_partitions_for_keys` takes it: one row per key, in
+ one call.
+
+ - `counts`: counts from `pulsar_routing_key_counts_new`.
+ - `data`: the keys' bytes, back to back; it holds `offsets[count]`
+   bytes. Must not be NULL, even when every key is empty.
+ - `offsets`: `count + 1` offsets into `data`: key `i` is
+   `data[offsets[i] .. offsets[i + 1]]`. They never decrease;
+   `offsets[0]` need not be 0 (a slice of a column). Must not be NULL,
+   even when `count` is 0.
+ - `count`: the number of keys; 0 adds nothing and succeeds.
+ - `weights`: NULL for a weight of 1 per key, or `count` weights, each a
+   finite number of at least 0.
+
+ Returns `OK`, `NULL_PARAMETER`, `BATCH_NO_OFFSETS` (`count` is
+ `SIZE_MAX`), `BATCH_OFFSET_DECREASES`, `BATCH_OFFSET_PAST_END`,
+ `KEY_COUNTS_INVALID_WEIGHT` or `KEY_COUNTS_TOO_MANY_KEYS`, checked in
+ that order; right after a failure, `pulsar_routing_last_error_message`
+ names the first bad offset or weight (`weight 3 is not a finite number
+ of at least 0`). Bad offsets or weights add nothing; on
+ `KEY_COUNTS_TOO_MANY_KEYS` the keys before the one that did not fit
+ have been added.
+
+ Not thread-safe on the same counts: the caller has them to itself.
+ Allocates as the table grows; borrows its inputs for the call only.
+
+ # Safety
+ `counts` must be live counts from `pulsar_routing_key_counts_new` that
+ no other thread uses during the call; `offsets` must point to `count +
+ 1` readable `size_t`s, `data` to `offsets[count]` readable bytes, and a
+ non-NULL `weights` to `count` readable `double`s.
+ */
+pulsar_routing_status pulsar_routing_key_counts_add_batch(struct pulsar_routing_key_counts *counts,
+                                                          const uint8_t *data,
+                                                          const size_t *offsets,
+                                                          size_t count,
+                                                          const double *weights);
+
+/*
+ The number of distinct keys (keyless rows not counted).
+
+ Returns `OK` or `NULL_PARAMETER`; `out` is written on success only.
+ Thread-safe with the other reads of the same counts, not with an add.
+ Allocates nothing.
+
+ # Safety
+ `counts` must be live counts from `pulsar_routing_key_counts_new` that
+ no add changes during the call, and `out` valid for writing a `size_t`.
+ */
+pulsar_routing_status pulsar_routing_key_counts_len(const struct pulsar_routing_key_counts *counts,
+                                                    size_t *out);
+
+/*
+ The rows added, keyless ones included (a refused call adds none).
+
+ Returns `OK` or `NULL_PARAMETER`; `out` is written on success only.
+ Thread-safe with the other reads of the same counts, not with an add.
+ Allocates nothing.
+
+ # Safety
+ `counts` must be live counts from `pulsar_routing_key_counts_new` that
+ no add changes during the call, and `out` valid for writing a
+ `uint64_t`.
+ */
+pulsar_routing_status pulsar_routing_key_counts_rows(const struct pulsar_routing_key_counts *counts,
+                                                     uint64_t *out);
+
+/*
+ The bytes of all distinct keys together: the `data_len` that
+ `pulsar_routing_key_counts_write_sorted` needs.
+
+ Returns `OK` or `NULL_PARAMETER`; `out` is written on success only.
+ Thread-safe with the other reads of the same counts, not with an add.
+ Allocates nothing.
+
+ # Safety
+ `counts` must be live counts from `pulsar_routing_key_counts_new` that
+ no add changes during the call, and `out` valid for writing a `size_t`.
+ */
+pulsar_routing_status pulsar_routing_key_counts_total_key_bytes(const struct pulsar_routing_key_counts *counts,
+                                                                size_t *out);
+
+/*
+ The summed weight of the keyless rows: `*present_out` is false and
+ `*weight_out` 0 when no keyless row was added (a keyless row of weight
+ 0 makes it present with 0).
+
+ Returns `OK` or `NULL_PARAMETER` (neither output is written then).
+ Thread-safe with the other reads of the same counts, not with an add.
+ Allocates nothing.
+
+ # Safety
+ `counts` must be live counts from `pulsar_routing_key_counts_new` that
+ no add changes during the call, `weight_out` valid for writing a
+ `double` and `present_out` a `bool`.
+ */
+pulsar_routing_status pulsar_routing_key_counts_keyless_weight(const struct pulsar_routing_key_counts *counts,
+                                                               double *weight_out,
+                                                               bool *present_out);
+
+/*
+ The distinct keys and their weights in byte order, in Arrow's layout:
+ the keys' bytes back to back in `data`, key `i` being
+ `data[offsets[i] .. offsets[i + 1]]` (`offsets[0]` is 0), and its summed
+ weight `weights[i]`.
+
+ - `data`, `data_len`: exactly `_total_key_bytes` bytes. `data` may be
+   NULL only when `data_len` is 0.
+ - `offsets`, `offsets_len`: exactly `_len + 1` offsets. Must not be
+   NULL.
+ - `weights`, `weights_len`: exactly `_len` weights. Must not be NULL,
+   even when `weights_len` is 0.
+
+ Returns `OK`, `NULL_PARAMETER` or `KEY_COUNTS_OUTPUT_LENGTH` (a buffer
+ of another length). A failed call writes nothing.
+
+ Thread-safe with the other reads of the same counts, not with an add.
+ Allocates (and frees before returning) one 12-byte sort entry per key.
+
+ # Safety
+ `counts` must be live counts from `pulsar_routing_key_counts_new` that
+ no add changes during the call; a non-NULL `data` must be valid for
+ writing `data_len` bytes, `offsets` for `offsets_len` `uint64_t`s and
+ `weights` for `weights_len` `double`s, none overlapping another.
+ */
+pulsar_routing_status pulsar_routing_key_counts_write_sorted(const struct pulsar_routing_key_counts *counts,
+                                                             uint8_t *data,
+                                                             size_t data_len,
+                                                             uint64_t *offsets,
+                                                             size_t offsets_len,
+                                                             double *weights,
+                                                             size_t weights_len);
 
 /*
  Parses a selector kind name: `"auto_split"`, `"consistent_hashing"` or

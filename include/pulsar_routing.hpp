@@ -25,14 +25,14 @@
  *   where a class says it copies its input.
  * - Handles (the Java routers, the other clients' routers, Kafka's
  *   stateful partitioners, Key_Shared selectors, the sender readiness
- *   gate) are move-only RAII classes that free the C handle in their
+ *   gate, key counts) are move-only RAII classes that free the C handle in their
  *   destructor. Value types the C API lets you allocate (hashers, bundle
  *   layouts, parsed topic names, the pending queue) are plain classes.
  * - Outputs are `std::string`, `std::vector` or numbers; buffers grow as
  *   the C API asks (`BUFFER_TOO_SMALL` gives the needed length).
  * - Thread-safety is the C API's: routers may be shared between threads, a
- *   selector or a sender gate may be read by many threads while none
- *   modifies it, a hasher or a pending queue belongs to one thread (see
+ *   selector, a sender gate or key counts may be read by many threads
+ *   while none modifies them, a hasher or a pending queue belongs to one thread (see
  *   pulsar_routing.h).
  */
 #ifndef PULSAR_ROUTING_HPP
@@ -141,6 +141,26 @@ template <class Fill> std::string read_string(Fill fill, size_t guess = 128) {
     std::vector<uint8_t> bytes = read_vector<uint8_t>(fill, guess);
     return std::string(bytes.begin(), bytes.end());
 }
+
+// The keys of a range of string views, copied into Arrow's string layout:
+// one buffer, and one more offset than there are keys.
+struct key_layout {
+    template <class Range> explicit key_layout(const Range &keys) {
+        size_t total = 0;
+        for (const auto &key : keys) {
+            total += std::string_view(key).size();
+            offsets.push_back(total);
+        }
+        data.reserve(total);
+        for (const auto &key : keys) {
+            data.append(std::string_view(key));
+        }
+    }
+    size_t count() const noexcept { return offsets.size() - 1; }
+
+    std::string data;
+    std::vector<size_t> offsets{0};
+};
 
 } // namespace detail
 
@@ -409,19 +429,9 @@ inline std::vector<uint32_t> partitions_for_keys(
 template <class Range, class = decltype(std::string_view(*std::begin(std::declval<const Range &>())))>
 std::vector<uint32_t> partitions_for_keys(const Range &keys, int64_t num_partitions,
                                           hashing_scheme scheme = hashing_scheme::java_string) {
-    std::vector<size_t> offsets{0};
-    size_t total = 0;
-    for (const auto &key : keys) {
-        total += std::string_view(key).size();
-        offsets.push_back(total);
-    }
-    std::string data;
-    data.reserve(total);
-    for (const auto &key : keys) {
-        data.append(std::string_view(key));
-    }
-    return partitions_for_keys(bytes_view(data.data(), data.size()), offsets, num_partitions,
-                               scheme);
+    const detail::key_layout layout(keys);
+    return partitions_for_keys(bytes_view(layout.data.data(), layout.data.size()), layout.offsets,
+                               num_partitions, scheme);
 }
 
 /// Java's `signSafeMod(dividend, divisor)`.
@@ -1938,6 +1948,120 @@ private:
         }
     };
     std::unique_ptr<pulsar_routing_lookup_throttle, deleter> handle_;
+};
+
+/* ------------------------------------------------------------------ */
+/* Key counts                                                          */
+/* ------------------------------------------------------------------ */
+
+/// Distinct keys with their summed weights, and the summed weight of
+/// keyless rows: the exact sample a capacity plan starts from, counted by
+/// the same table as the C, Go and Python bindings. Keys are bytes;
+/// `sorted()` gives them in byte order (as `memcmp` orders them, a key
+/// before the longer keys it begins), whatever order the rows came in.
+/// Weights are finite numbers of at least 0; any other weight throws
+/// `KEY_COUNTS_INVALID_WEIGHT` (naming the weight) and adds nothing.
+/// Move-only. The const member functions may be called by many threads at
+/// once while no thread calls a non-const one.
+class key_counts {
+public:
+    key_counts() {
+        pulsar_routing_key_counts *raw = nullptr;
+        detail::check(pulsar_routing_key_counts_new(&raw));
+        handle_.reset(raw);
+    }
+
+    /// One row: `weight` more for `key` (the empty key is a key like any
+    /// other; a keyless row is `add_keyless`).
+    void add(bytes_view key, double weight = 1.0) {
+        detail::check(pulsar_routing_key_counts_add(handle_.get(), key.data(), key.size(), weight));
+    }
+    /// One row without a key.
+    void add_keyless(double weight = 1.0) {
+        detail::check(pulsar_routing_key_counts_add_keyless(handle_.get(), weight));
+    }
+    /// One row per key of `keys` (any range of elements that convert to
+    /// `std::string_view`), weight 1 each, in one call.
+    template <class Range, class = decltype(std::string_view(*std::begin(std::declval<const Range &>())))>
+    void add_batch(const Range &keys) {
+        const detail::key_layout layout(keys);
+        add_layout(layout, nullptr);
+    }
+    /// One row per key, `weights[i]` for the i-th key; a `weights` of
+    /// another length throws `KEY_COUNTS_WEIGHTS_LENGTH`. Nothing is added
+    /// when it throws for a weight.
+    template <class Range, class = decltype(std::string_view(*std::begin(std::declval<const Range &>())))>
+    void add_batch(const Range &keys, const std::vector<double> &weights) {
+        const detail::key_layout layout(keys);
+        if (weights.size() != layout.count()) {
+            throw error(PULSAR_ROUTING_STATUS_KEY_COUNTS_WEIGHTS_LENGTH,
+                        status_message(PULSAR_ROUTING_STATUS_KEY_COUNTS_WEIGHTS_LENGTH));
+        }
+        static const double none = 0;
+        add_layout(layout, weights.empty() ? &none : weights.data());
+    }
+
+    /// The number of distinct keys (keyless rows not counted).
+    size_t size() const {
+        size_t n = 0;
+        detail::check(pulsar_routing_key_counts_len(handle_.get(), &n));
+        return n;
+    }
+    /// The rows added, keyless ones included.
+    uint64_t rows() const {
+        uint64_t n = 0;
+        detail::check(pulsar_routing_key_counts_rows(handle_.get(), &n));
+        return n;
+    }
+    /// The bytes of all distinct keys together.
+    size_t total_key_bytes() const {
+        size_t n = 0;
+        detail::check(pulsar_routing_key_counts_total_key_bytes(handle_.get(), &n));
+        return n;
+    }
+    /// The summed weight of the keyless rows, nullopt when there was none.
+    std::optional<double> keyless_weight() const {
+        double weight = 0;
+        bool present = false;
+        detail::check(pulsar_routing_key_counts_keyless_weight(handle_.get(), &weight, &present));
+        return present ? std::optional<double>(weight) : std::nullopt;
+    }
+    /// The distinct keys in byte order, each with its summed weight.
+    std::vector<std::pair<std::string, double>> sorted() const {
+        const size_t n = size();
+        std::string data(total_key_bytes(), '\0');
+        std::vector<uint64_t> offsets(n + 1);
+        // One more than needed, so that there is a pointer for no key.
+        std::vector<double> weights(n + 1);
+        detail::check(pulsar_routing_key_counts_write_sorted(
+            handle_.get(), reinterpret_cast<uint8_t *>(&data[0]), data.size(), offsets.data(),
+            offsets.size(), weights.data(), n));
+        std::vector<std::pair<std::string, double>> out;
+        out.reserve(n);
+        for (size_t i = 0; i < n; i++) {
+            out.emplace_back(data.substr(static_cast<size_t>(offsets[i]),
+                                         static_cast<size_t>(offsets[i + 1] - offsets[i])),
+                             weights[i]);
+        }
+        return out;
+    }
+
+    const pulsar_routing_key_counts *get() const noexcept { return handle_.get(); }
+    pulsar_routing_key_counts *get() noexcept { return handle_.get(); }
+
+private:
+    void add_layout(const detail::key_layout &layout, const double *weights) {
+        detail::check(pulsar_routing_key_counts_add_batch(
+            handle_.get(), detail::non_null(layout.data.data()), layout.offsets.data(),
+            layout.count(), weights));
+    }
+
+    struct deleter {
+        void operator()(pulsar_routing_key_counts *k) const noexcept {
+            pulsar_routing_key_counts_free(k);
+        }
+    };
+    std::unique_ptr<pulsar_routing_key_counts, deleter> handle_;
 };
 
 } // namespace pulsar_routing

@@ -23,6 +23,7 @@ use pulsar_routing_core::{
     DivisionByZero, PartitionCountError, RouteError, RoutingConfigError, TopicNameError,
     UnknownHashingScheme,
 };
+use pulsar_routing_owned::key_counts::KeyCountsError;
 
 /// The result of every fallible function: `PULSAR_ROUTING_STATUS_OK` (0) on
 /// success, otherwise the reason for the failure.
@@ -32,8 +33,8 @@ use pulsar_routing_core::{
 /// 300-399: producer configuration; 400-499: topic names; 500-599:
 /// namespace bundles; 600-699: Key_Shared subscriptions; 700-799: client
 /// profiles and Kafka partitioners; 800-899: topic lookup; 900-999: the
-/// Kafka sender readiness gate and the Pulsar producer's pending queue)
-/// and a code is never reused for another meaning.
+/// Kafka sender readiness gate and the Pulsar producer's pending queue;
+/// 1000-1099: key counts for capacity planning) and a code is never reused for another meaning.
 /// `pulsar_routing_status_message` gives the text of each.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, EnumCount, EnumIter, FromRepr)]
@@ -419,6 +420,18 @@ pub enum pulsar_routing_status {
     /// The producer's pending queue is full and `blockIfQueueFull` is on:
     /// the send would block until a pending message completes.
     ProducerQueueWouldBlock = 912,
+    /// A key count's weight is negative, NaN or infinite; nothing was
+    /// added (`pulsar_routing_last_error_message` names the weight's index
+    /// in its batch).
+    KeyCountsInvalidWeight = 1000,
+    /// A weights list that does not hold one weight per key. The C batch
+    /// takes `count` weights, so only the C++ and Go wrappers return it.
+    KeyCountsWeightsLength = 1001,
+    /// More than 4294967295 distinct keys in one key count.
+    KeyCountsTooManyKeys = 1002,
+    /// An output buffer of `pulsar_routing_key_counts_write_sorted` has
+    /// another length than the counts need.
+    KeyCountsOutputLength = 1003,
 }
 
 /// Where a status's message comes from.
@@ -649,6 +662,10 @@ impl pulsar_routing_status {
             Self::MaxPendingMessagesNegative => Core(&MaxPendingMessagesNegative(-1)),
             Self::ProducerQueueIsFull => Core(&QueueFull::WouldFail),
             Self::ProducerQueueWouldBlock => Core(&QueueFull::WouldBlock),
+            Self::KeyCountsInvalidWeight => Text(c"a weight is not a finite number of at least 0"),
+            Self::KeyCountsWeightsLength => Text(c"the weights do not match the keys: give one weight per key"),
+            Self::KeyCountsTooManyKeys => Core(&KeyCountsError::TooManyKeys),
+            Self::KeyCountsOutputLength => Core(&KeyCountsError::OutputLength),
         }
     }
 }

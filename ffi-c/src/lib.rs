@@ -15,9 +15,10 @@
 //!   even with a length of 0, and `*_free(NULL)` does nothing;
 //! - a Rust panic never crosses the boundary: it becomes
 //!   `PULSAR_ROUTING_STATUS_PANIC`, or a documented default;
-//! - nothing allocates except the `*_new` router and selector constructors,
-//!   `pulsar_routing_selector_reserve`, and a selector add that outgrows
-//!   its selector's room.
+//! - nothing allocates except the `*_new` handle constructors,
+//!   `pulsar_routing_selector_reserve`, a selector add that outgrows its
+//!   selector's room, and key counts meeting a new key or writing their
+//!   sorted output.
 //!
 //! The exported functions are `unsafe` in Rust because they take raw
 //! pointers from C; their `# Safety` sections say what the caller promises.
@@ -39,6 +40,7 @@ pub mod crc32;
 pub mod error;
 pub mod java_string_hash;
 pub mod kafka;
+pub mod key_counts;
 pub mod key_shared;
 pub mod last_error;
 pub mod lookup;

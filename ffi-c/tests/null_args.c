@@ -52,6 +52,8 @@ static pulsar_routing_round_robin_router *rr_out;
 static pulsar_routing_single_partition_router *sp_out;
 static pulsar_routing_custom_router *cr_out;
 static pulsar_routing_selector *sel_out;
+static pulsar_routing_key_counts *kc_out;
+static double f64_out[64];
 
 static struct {
     void *p;
@@ -76,6 +78,8 @@ static struct {
     {&sp_out, sizeof sp_out},
     {&cr_out, sizeof cr_out},
     {&sel_out, sizeof sel_out},
+    {&kc_out, sizeof kc_out},
+    {f64_out, sizeof f64_out},
 };
 enum { OUTPUTS = sizeof outputs / sizeof outputs[0] };
 
@@ -587,6 +591,86 @@ int main(void) {
         EXPECT(BATCH_OFFSET_PAST_END,
                pulsar_routing_partitions_for_keys(text, past_end, 2, 1, 0, u32_out),
                "an offset past the last");
+    }
+
+    /* pulsar_routing_key_counts_*: NULL even for an empty key or batch; a
+     * refused add adds nothing (checked by the counts staying empty). */
+    {
+        pulsar_routing_key_counts *kc = NULL;
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_new(NULL), "out");
+        EXPECT_TRUE(pulsar_routing_key_counts_new(&kc) == PULSAR_ROUTING_STATUS_OK && kc != NULL,
+                    "key_counts_new");
+        const size_t offsets[3] = {0, 1, 1};
+        for (size_t len = 0; len <= 1; len++) {
+            EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_add(NULL, text, len, 1.0), "counts");
+            EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_add(kc, NULL, len, 1.0), "key");
+        }
+        EXPECT(KEY_COUNTS_INVALID_WEIGHT, pulsar_routing_key_counts_add(kc, text, 1, -1.0),
+               "weight -1");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_add_keyless(NULL, 1.0), "counts");
+        EXPECT(KEY_COUNTS_INVALID_WEIGHT, pulsar_routing_key_counts_add_keyless(kc, -1.0),
+               "weight -1");
+        for (size_t count = 0; count <= 2; count += 2) {
+            EXPECT(NULL_PARAMETER,
+                   pulsar_routing_key_counts_add_batch(NULL, text, offsets, count, NULL), "counts");
+            EXPECT(NULL_PARAMETER,
+                   pulsar_routing_key_counts_add_batch(kc, NULL, offsets, count, NULL), "data");
+            EXPECT(NULL_PARAMETER,
+                   pulsar_routing_key_counts_add_batch(kc, text, NULL, count, NULL), "offsets");
+        }
+        EXPECT(BATCH_NO_OFFSETS,
+               pulsar_routing_key_counts_add_batch(kc, text, offsets, SIZE_MAX, NULL),
+               "count = SIZE_MAX");
+        const size_t decreasing[3] = {1, 0, 1};
+        EXPECT(BATCH_OFFSET_DECREASES,
+               pulsar_routing_key_counts_add_batch(kc, text, decreasing, 2, NULL),
+               "offsets decrease");
+        const size_t past_end[3] = {0, 3, 1};
+        EXPECT(BATCH_OFFSET_PAST_END,
+               pulsar_routing_key_counts_add_batch(kc, text, past_end, 2, NULL),
+               "an offset past the last");
+        const double bad_weights[2] = {1.0, -1.0};
+        EXPECT(KEY_COUNTS_INVALID_WEIGHT,
+               pulsar_routing_key_counts_add_batch(kc, text, offsets, 2, bad_weights),
+               "weight -1");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_len(NULL, size_out), "counts");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_len(kc, NULL), "out");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_rows(NULL, u64_out), "counts");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_rows(kc, NULL), "out");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_total_key_bytes(NULL, size_out),
+               "counts");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_total_key_bytes(kc, NULL), "out");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_keyless_weight(NULL, f64_out, bool_out),
+               "counts");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_keyless_weight(kc, NULL, bool_out),
+               "weight_out");
+        EXPECT(NULL_PARAMETER, pulsar_routing_key_counts_keyless_weight(kc, f64_out, NULL),
+               "present_out");
+        /* Empty counts need no bytes, one offset and no weight. */
+        EXPECT(NULL_PARAMETER,
+               pulsar_routing_key_counts_write_sorted(NULL, buf, 0, u64_out, 1, f64_out, 0),
+               "counts");
+        EXPECT(NULL_PARAMETER,
+               pulsar_routing_key_counts_write_sorted(kc, NULL, 1, u64_out, 1, f64_out, 0),
+               "data with data_len 1");
+        EXPECT(NULL_PARAMETER,
+               pulsar_routing_key_counts_write_sorted(kc, buf, 0, NULL, 1, f64_out, 0), "offsets");
+        EXPECT(NULL_PARAMETER,
+               pulsar_routing_key_counts_write_sorted(kc, buf, 0, u64_out, 1, NULL, 0), "weights");
+        EXPECT(KEY_COUNTS_OUTPUT_LENGTH,
+               pulsar_routing_key_counts_write_sorted(kc, buf, 1, u64_out, 1, f64_out, 0),
+               "data_len 1 for no key bytes");
+        EXPECT(KEY_COUNTS_OUTPUT_LENGTH,
+               pulsar_routing_key_counts_write_sorted(kc, NULL, 0, u64_out, 0, f64_out, 0),
+               "offsets_len 0");
+        size_t len = 1;
+        uint64_t rows = 1;
+        EXPECT_TRUE(pulsar_routing_key_counts_len(kc, &len) == PULSAR_ROUTING_STATUS_OK &&
+                        pulsar_routing_key_counts_rows(kc, &rows) == PULSAR_ROUTING_STATUS_OK &&
+                        len == 0 && rows == 0,
+                    "refused adds added nothing");
+        pulsar_routing_key_counts_free(kc);
+        pulsar_routing_key_counts_free(NULL);
     }
 
     /* pulsar_routing_selector_kind_from_name */

@@ -49,6 +49,7 @@ use pulsar_routing::{
     murmur3_32, murmur3_32_raw, partition_for_key, partition_for_key_bytes, partition_switch_ms,
     resolve_routing_mode, sign_safe_mod,
 };
+use pulsar_routing_owned::key_counts::{KeyCounts, KeyCountsError};
 use pulsar_routing_owned::lookup::{OwnedLookupAction, OwnedMetadataAction};
 use serde_json::{Map, Value, json};
 
@@ -197,6 +198,12 @@ kinds! {
     }
     AttemptError {
         Self::TooManyRequests { .. } => "lookup_too_many_requests",
+    }
+    KeyCountsError {
+        Self::InvalidWeight { .. } => "key_counts_invalid_weight",
+        Self::WeightsLength { .. } => "key_counts_weights_length",
+        Self::TooManyKeys => "key_counts_too_many_keys",
+        Self::OutputLength => "key_counts_output_length",
     }
 }
 
@@ -386,6 +393,7 @@ enum Obj<'s> {
     Throttle(LookupThrottle),
     Gate(SenderGate, Vec<NodeState>),
     Queue(PendingQueue),
+    KeyCounts(KeyCounts),
     Nothing,
 }
 
@@ -579,6 +587,7 @@ fn construct<'s>(kind: &str, a: &'s Args) -> Result<Obj<'s>, Failure> {
             )
             .map_err(|e| failure("max_pending_messages_negative", e))?,
         ),
+        "KeyCounts" => Obj::KeyCounts(KeyCounts::new()),
         _ => return Err(failure("unknown", format!("unknown type {kind}"))),
     })
 }
@@ -1465,6 +1474,66 @@ fn call_method<'s>(obj: &mut Obj<'s>, method: &str, a: &'s Args) -> Outcome {
             "pending" => json!(q.pending()),
             _ => return Err(failure("unknown", format!("unknown method {method}"))),
         },
+        Obj::KeyCounts(k) => key_counts_call(k, method, a)?,
+        _ => return Err(failure("unknown", format!("unknown method {method}"))),
+    })
+}
+
+/// A weight as JSON: an integral one as an integer, as the scenarios
+/// write it.
+fn weight_value(w: f64) -> Value {
+    if w.fract() == 0.0 && w.abs() <= (1u64 << 53) as f64 {
+        json!(w as i64)
+    } else {
+        json!(w)
+    }
+}
+
+fn weight_arg(v: Option<&Value>) -> f64 {
+    v.and_then(Value::as_f64).unwrap_or(1.0)
+}
+
+fn key_counts_call(k: &mut KeyCounts, method: &str, a: &Args) -> Outcome {
+    Ok(match method {
+        "add" => {
+            let key = bytes(arg(a, "key")).unwrap_or_default();
+            k.add(&key, weight_arg(arg(a, "weight"))).map_err(fail)?;
+            Value::Null
+        }
+        "add_keyless" => {
+            k.add_keyless(weight_arg(arg(a, "weight"))).map_err(fail)?;
+            Value::Null
+        }
+        "add_batch" => {
+            let (mut data, mut offsets) = (Vec::new(), vec![0]);
+            for key in arg(a, "keys")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                data.extend(bytes(Some(key)).unwrap_or_default());
+                offsets.push(data.len());
+            }
+            let weights: Option<Vec<f64>> = arg(a, "weights")
+                .and_then(Value::as_array)
+                .map(|w| w.iter().map(|w| weight_arg(Some(w))).collect());
+            let keys = KeyOffsets::new(&data, &offsets)
+                .map_err(|e| failure("unknown", format!("bad batch: {e}")))?;
+            k.add_batch(keys, weights.as_deref()).map_err(fail)?;
+            Value::Null
+        }
+        "sorted" => Value::Array(
+            k.sorted()
+                .map(|(key, w)| {
+                    let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+                    json!([{ "hex": hex }, weight_value(w)])
+                })
+                .collect(),
+        ),
+        "len" => json!(k.len()),
+        "rows" => num(k.rows()),
+        "total_key_bytes" => json!(k.total_key_bytes()),
+        "keyless_weight" => k.keyless_weight().map_or(Value::Null, weight_value),
         _ => return Err(failure("unknown", format!("unknown method {method}"))),
     })
 }
@@ -1513,6 +1582,7 @@ fn type_of(obj: &Obj<'_>) -> &'static str {
         Obj::Throttle(_) => "LookupThrottle",
         Obj::Gate(..) => "SenderGate",
         Obj::Queue(_) => "PendingQueue",
+        Obj::KeyCounts(_) => "KeyCounts",
         Obj::Nothing => "SenderConfig",
     }
 }

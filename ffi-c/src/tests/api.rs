@@ -1513,7 +1513,7 @@ fn every_status_has_a_whole_message() {
 }
 
 /// `pulsar_routing_last_error_message(status, ...)`, as a `String`.
-fn last_error(status: S) -> String {
+pub(super) fn last_error(status: S) -> String {
     let mut buf = [0u8; 256];
     let mut written = usize::MAX;
     // SAFETY: live buffers.

@@ -13,6 +13,7 @@
 mod api;
 mod batch;
 mod bundles;
+mod key_counts;
 mod key_shared;
 mod lookup;
 mod no_alloc;

@@ -8,7 +8,7 @@
 //! disturb it.
 
 use std::ffi::c_void;
-use std::ptr::null_mut;
+use std::ptr::{null, null_mut};
 
 use crate::base64::pulsar_routing_encode_base64;
 use crate::crc32::*;
@@ -1182,4 +1182,55 @@ fn batch_routing_allocates_nothing() {
         }
         assert_eq!(allocations() - before, 0, "refused batches allocated");
     }
+}
+
+/// The reads of key counts allocate nothing, nor do the adds that find
+/// their key already counted (or add a keyless row); new keys grow the
+/// table, and `write_sorted` sorts into a temporary order.
+#[test]
+fn key_count_reads_and_repeat_keys_allocate_nothing() {
+    use crate::key_counts::*;
+    let mut counts = null_mut();
+    let (mut n, mut rows, mut weight, mut present) = (0usize, 0u64, 0.0, false);
+    let data = b"abab";
+    let offsets = [0usize, 1, 2, 3, 4];
+    // SAFETY: live out-parameters and inputs; `counts` is freed last.
+    unsafe {
+        assert_eq!(pulsar_routing_key_counts_new(&mut counts), S::Ok);
+        assert_eq!(
+            pulsar_routing_key_counts_add_batch(counts, data.as_ptr(), offsets.as_ptr(), 4, null()),
+            S::Ok
+        );
+        assert_no_alloc("key_counts_add, a counted key", || {
+            pulsar_routing_key_counts_add(counts, b"a".as_ptr(), 1, 2.0)
+        });
+        assert_no_alloc("key_counts_add_batch, counted keys", || {
+            pulsar_routing_key_counts_add_batch(counts, data.as_ptr(), offsets.as_ptr(), 4, null())
+        });
+        assert_no_alloc("key_counts_add_keyless", || {
+            pulsar_routing_key_counts_add_keyless(counts, 1.0)
+        });
+        assert_no_alloc("key_counts_len", || {
+            pulsar_routing_key_counts_len(counts, &mut n)
+        });
+        assert_no_alloc("key_counts_rows", || {
+            pulsar_routing_key_counts_rows(counts, &mut rows)
+        });
+        assert_no_alloc("key_counts_total_key_bytes", || {
+            pulsar_routing_key_counts_total_key_bytes(counts, &mut n)
+        });
+        assert_no_alloc("key_counts_keyless_weight", || {
+            pulsar_routing_key_counts_keyless_weight(counts, &mut weight, &mut present)
+        });
+        // A refused weight records its message without allocating.
+        let before = allocations();
+        assert_eq!(
+            pulsar_routing_key_counts_add(counts, b"c".as_ptr(), 1, -1.0),
+            S::KeyCountsInvalidWeight
+        );
+        assert_eq!(allocations() - before, 0, "a refused add allocated");
+        pulsar_routing_key_counts_free(counts);
+    }
+    // 4 batch rows, 3 adds of "a", 3 batches of 4 rows, 3 keyless rows.
+    assert_eq!((n, rows, weight, present), (2, 22, 3.0, true));
 }

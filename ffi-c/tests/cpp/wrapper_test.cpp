@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -924,6 +925,62 @@ void test_lookup() {
 
 } // namespace
 
+// Key counts: every expected value is summed by hand from the rows added.
+void test_key_counts() {
+    using sorted_t = std::vector<std::pair<std::string, double>>;
+    pr::key_counts counts;
+    expect(counts.sorted().empty() && counts.size() == 0 && counts.rows() == 0 &&
+               !counts.keyless_weight(),
+           "empty key counts");
+    counts.add("pear");
+    counts.add("apple", 2);
+    counts.add("", 0.5);
+    counts.add(std::string_view("pea"), 4);
+    counts.add(std::string("apple"), 0.25);
+    counts.add(std::vector<uint8_t>{0xff});
+    counts.add("\xc3\xa9");
+    // "" first, "pea" before "pear", apple 2 + 0.25, 0xc3 before 0xff.
+    expect(counts.sorted() == sorted_t{{"", 0.5},
+                                       {"apple", 2.25},
+                                       {"pea", 4},
+                                       {"pear", 1},
+                                       {"\xc3\xa9", 1},
+                                       {"\xff", 1}},
+           "key counts in byte order");
+    // pear apple "" pea 0xff 0xc3 0xa9: 4 + 5 + 0 + 3 + 1 + 2 bytes.
+    expect(counts.total_key_bytes() == 15, "total_key_bytes");
+    counts.add_keyless(1.5);
+    counts.add_keyless();
+    expect(counts.keyless_weight() == 2.5 && counts.rows() == 9 && counts.size() == 6,
+           "keyless rows");
+
+    pr::key_counts batch;
+    const std::vector<std::string_view> keys{"b", "a", "", "a", "b"};
+    batch.add_batch(keys);
+    batch.add_batch(keys, {1, 2, 3, 4, 5});
+    batch.add_batch(std::vector<std::string>{});
+    // b 1 + 1 + 1 + 5, a 1 + 1 + 2 + 4, "" 1 + 3.
+    expect(batch.sorted() == sorted_t{{"", 4}, {"a", 8}, {"b", 8}} && batch.rows() == 10,
+           "key counts batch");
+    try {
+        batch.add_batch(keys, {1, 1, 1, 1, -1});
+        expect(false, "a negative weight: no exception");
+    } catch (const pr::error &e) {
+        expect(e.status() == PULSAR_ROUTING_STATUS_KEY_COUNTS_INVALID_WEIGHT &&
+                   std::string(e.what()) == "weight 4 is not a finite number of at least 0",
+               std::string("a negative weight: ") + e.what());
+    }
+    expect_error([&] { batch.add_batch(keys, {1}); },
+                 PULSAR_ROUTING_STATUS_KEY_COUNTS_WEIGHTS_LENGTH, "one weight for five keys");
+    expect_error([&] { batch.add("a", -1); }, PULSAR_ROUTING_STATUS_KEY_COUNTS_INVALID_WEIGHT,
+                 "add -1");
+    expect_error([&] { batch.add_keyless(std::numeric_limits<double>::infinity()); },
+                 PULSAR_ROUTING_STATUS_KEY_COUNTS_INVALID_WEIGHT, "add_keyless inf");
+    expect(batch.rows() == 10 && !batch.keyless_weight(), "refused adds added nothing");
+    pr::key_counts moved = std::move(batch);
+    expect(moved.size() == 3, "key counts move");
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         std::cerr << "usage: wrapper_test TSV_DIR\n";
@@ -943,6 +1000,7 @@ int main(int argc, char **argv) {
         test_sender_gate();
         test_pending_queue();
         test_lookup();
+        test_key_counts();
     } catch (const std::exception &e) {
         std::cerr << "unexpected exception: " << e.what() << "\n";
         failed++;
