@@ -154,5 +154,6 @@ const (
 	StatusKeyCountsInvalidWeight                  Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_INVALID_WEIGHT
 	StatusKeyCountsWeightsLength                  Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_WEIGHTS_LENGTH
 	StatusKeyCountsTooManyKeys                    Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_TOO_MANY_KEYS
+	StatusKeyCountsKeyTooLong                     Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_KEY_TOO_LONG
 	StatusKeyCountsOutputLength                   Status = C.PULSAR_ROUTING_STATUS_KEY_COUNTS_OUTPUT_LENGTH
 )

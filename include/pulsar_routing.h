@@ -760,6 +760,10 @@ enum pulsar_routing_status
    another length than the counts need.
    */
   PULSAR_ROUTING_STATUS_KEY_COUNTS_OUTPUT_LENGTH = 1003,
+  /*
+   A key of 4 GiB or more, which key counts cannot hold.
+   */
+  PULSAR_ROUTING_STATUS_KEY_COUNTS_KEY_TOO_LONG = 1004,
 };
 #ifndef __cplusplus
 typedef uint32_t pulsar_routing_status;
@@ -4144,8 +4148,9 @@ void pulsar_routing_key_counts_free(struct pulsar_routing_key_counts *counts);
  - `weight`: a finite number of at least 0 (1 counts rows).
 
  Returns `OK`, `NULL_PARAMETER`, `KEY_COUNTS_INVALID_WEIGHT` (`weight 0
- is not a finite number of at least 0`) or `KEY_COUNTS_TOO_MANY_KEYS`
- (past 4294967295 distinct keys); a failed call adds nothing.
+ is not a finite number of at least 0`), `KEY_COUNTS_TOO_MANY_KEYS`
+ (past 4294967295 distinct keys) or `KEY_COUNTS_KEY_TOO_LONG` (a key of
+ 4 GiB or more); a failed call adds nothing.
 
  Not thread-safe on the same counts: the caller has them to itself.
  Allocates when the key is new and the table is full.
@@ -4195,12 +4200,13 @@ pulsar_routing_status pulsar_routing_key_counts_add_keyless(struct pulsar_routin
 
  Returns `OK`, `NULL_PARAMETER`, `BATCH_NO_OFFSETS` (`count` is
  `SIZE_MAX`), `BATCH_OFFSET_DECREASES`, `BATCH_OFFSET_PAST_END`,
- `KEY_COUNTS_INVALID_WEIGHT` or `KEY_COUNTS_TOO_MANY_KEYS`, checked in
- that order; right after a failure, `pulsar_routing_last_error_message`
- names the first bad offset or weight (`weight 3 is not a finite number
- of at least 0`). Bad offsets or weights add nothing; on
- `KEY_COUNTS_TOO_MANY_KEYS` the keys before the one that did not fit
- have been added.
+ `KEY_COUNTS_INVALID_WEIGHT`, `KEY_COUNTS_TOO_MANY_KEYS` or
+ `KEY_COUNTS_KEY_TOO_LONG`, checked in that order; right after a
+ failure, `pulsar_routing_last_error_message` names the first bad offset
+ or weight (`weight 3 is not a finite number of at least 0`). Bad offsets
+ or weights add nothing; on `KEY_COUNTS_TOO_MANY_KEYS` and
+ `KEY_COUNTS_KEY_TOO_LONG` the keys before the one refused have been
+ added.
 
  Not thread-safe on the same counts: the caller has them to itself.
  Allocates as the table grows; borrows its inputs for the call only.

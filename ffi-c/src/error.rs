@@ -432,6 +432,8 @@ pub enum pulsar_routing_status {
     /// An output buffer of `pulsar_routing_key_counts_write_sorted` has
     /// another length than the counts need.
     KeyCountsOutputLength = 1003,
+    /// A key of 4 GiB or more, which key counts cannot hold.
+    KeyCountsKeyTooLong = 1004,
 }
 
 /// Where a status's message comes from.
@@ -666,6 +668,7 @@ impl pulsar_routing_status {
             Self::KeyCountsWeightsLength => Text(c"the weights do not match the keys: give one weight per key"),
             Self::KeyCountsTooManyKeys => Core(&KeyCountsError::TooManyKeys),
             Self::KeyCountsOutputLength => Core(&KeyCountsError::OutputLength),
+            Self::KeyCountsKeyTooLong => Core(&KeyCountsError::KeyTooLong),
         }
     }
 }

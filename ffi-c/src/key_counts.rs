@@ -51,6 +51,7 @@ status_from! {
         KeyCountsError::WeightsLength { .. } => Self::KeyCountsWeightsLength,
         KeyCountsError::TooManyKeys => Self::KeyCountsTooManyKeys,
         KeyCountsError::OutputLength => Self::KeyCountsOutputLength,
+        KeyCountsError::KeyTooLong => Self::KeyCountsKeyTooLong,
         _ => Self::Panic,
     }
 }
@@ -100,8 +101,9 @@ pub unsafe extern "C" fn pulsar_routing_key_counts_free(counts: *mut pulsar_rout
 /// - `weight`: a finite number of at least 0 (1 counts rows).
 ///
 /// Returns `OK`, `NULL_PARAMETER`, `KEY_COUNTS_INVALID_WEIGHT` (`weight 0
-/// is not a finite number of at least 0`) or `KEY_COUNTS_TOO_MANY_KEYS`
-/// (past 4294967295 distinct keys); a failed call adds nothing.
+/// is not a finite number of at least 0`), `KEY_COUNTS_TOO_MANY_KEYS`
+/// (past 4294967295 distinct keys) or `KEY_COUNTS_KEY_TOO_LONG` (a key of
+/// 4 GiB or more); a failed call adds nothing.
 ///
 /// Not thread-safe on the same counts: the caller has them to itself.
 /// Allocates when the key is new and the table is full.
@@ -166,12 +168,13 @@ pub unsafe extern "C" fn pulsar_routing_key_counts_add_keyless(
 ///
 /// Returns `OK`, `NULL_PARAMETER`, `BATCH_NO_OFFSETS` (`count` is
 /// `SIZE_MAX`), `BATCH_OFFSET_DECREASES`, `BATCH_OFFSET_PAST_END`,
-/// `KEY_COUNTS_INVALID_WEIGHT` or `KEY_COUNTS_TOO_MANY_KEYS`, checked in
-/// that order; right after a failure, `pulsar_routing_last_error_message`
-/// names the first bad offset or weight (`weight 3 is not a finite number
-/// of at least 0`). Bad offsets or weights add nothing; on
-/// `KEY_COUNTS_TOO_MANY_KEYS` the keys before the one that did not fit
-/// have been added.
+/// `KEY_COUNTS_INVALID_WEIGHT`, `KEY_COUNTS_TOO_MANY_KEYS` or
+/// `KEY_COUNTS_KEY_TOO_LONG`, checked in that order; right after a
+/// failure, `pulsar_routing_last_error_message` names the first bad offset
+/// or weight (`weight 3 is not a finite number of at least 0`). Bad offsets
+/// or weights add nothing; on `KEY_COUNTS_TOO_MANY_KEYS` and
+/// `KEY_COUNTS_KEY_TOO_LONG` the keys before the one refused have been
+/// added.
 ///
 /// Not thread-safe on the same counts: the caller has them to itself.
 /// Allocates as the table grows; borrows its inputs for the call only.

@@ -169,7 +169,8 @@ impl KeyCounts {
     /// # Errors
     /// [`KeyCountsError::InvalidWeight`] (index 0) for a negative, NaN or
     /// infinite weight; [`KeyCountsError::TooManyKeys`] past 2^32 - 1
-    /// distinct keys.
+    /// distinct keys; [`KeyCountsError::KeyTooLong`] for a key of 4 GiB or
+    /// more.
     pub fn add(&mut self, key: &[u8], weight: f64) -> Result<(), KeyCountsError> {
         check_weight(weight, 0)?;
         self.add_checked(key, weight)
@@ -194,7 +195,8 @@ impl KeyCounts {
     /// [`KeyCountsError::WeightsLength`] when `weights` does not hold one
     /// weight per key, [`KeyCountsError::InvalidWeight`] with the first bad
     /// weight's index; both before anything is added.
-    /// [`KeyCountsError::TooManyKeys`] past 2^32 - 1 distinct keys, when the
+    /// [`KeyCountsError::TooManyKeys`] past 2^32 - 1 distinct keys and
+    /// [`KeyCountsError::KeyTooLong`] for a key of 4 GiB or more, when the
     /// keys before it have been added.
     pub fn add_batch(
         &mut self,

@@ -192,6 +192,7 @@ NEW: dict[str, Callable[[Args], Any]] = {
         integer(a.get("max_in_flight", 5)), a.get("enable_idempotence", True)
     ),
     "SenderGate": sender_gate,
+    "KeyCounts": lambda a: pr.KeyCounts(),
     "PendingQueue": lambda a: pr.PendingQueue(
         integer(a.get("max_pending_messages", 0)), a.get("block_if_queue_full", False)
     ),
@@ -377,6 +378,11 @@ def as_bytes(value: Json) -> bytes:
     return out.encode() if isinstance(out, str) else out  # type: ignore[return-value]
 
 
+def key_counts_sorted(c: pr.KeyCounts) -> Json:
+    """Every key as {"hex"}, text or not."""
+    return [[{"hex": (k.encode() if isinstance(k, str) else k).hex()}, w] for k, w in c.sorted()]
+
+
 def jitter(a: Args) -> float:
     return float(a.get("jitter", 0.5))
 
@@ -473,6 +479,16 @@ METHODS: dict[str, Callable[[Any, Args], Json]] = {
     ),
     "SenderGate.connection_state": lambda g, a: g.connection_state(integer(a["node"])),
     "SenderGate.in_flight": lambda g, a: g.in_flight(integer(a["node"])),
+    "KeyCounts.add": lambda c, a: c.add([data(a["key"])], [float(a.get("weight", 1))]),
+    "KeyCounts.add_keyless": lambda c, a: c.add_keyless(float(a.get("weight", 1))),
+    "KeyCounts.add_batch": lambda c, a: c.add(
+        [data(k) for k in a["keys"]], None if a.get("weights") is None else [float(w) for w in a["weights"]]
+    ),
+    "KeyCounts.sorted": lambda c, a: key_counts_sorted(c),
+    "KeyCounts.len": lambda c, a: len(c),
+    "KeyCounts.rows": lambda c, a: c.rows,
+    "KeyCounts.total_key_bytes": lambda c, a: c.total_key_bytes,
+    "KeyCounts.keyless_weight": lambda c, a: c.keyless_weight,
     "PendingQueue.check": lambda q, a: q.check(),
     "PendingQueue.try_enqueue": lambda q, a: q.try_enqueue(),
     "PendingQueue.complete": lambda q, a: q.complete(integer(a.get("n", 1))),
@@ -522,6 +538,7 @@ ERROR_CLASSES: list[tuple[str, type[BaseException]]] = [
     ("sender_", pr.SenderError),
     ("producer_queue_", pr.ProducerQueueIsFullError),
     ("max_pending_messages_negative", pr.PulsarRoutingError),
+    ("key_counts_", pr.KeyCountsError),
 ]
 
 def error_class(kind: str) -> type[BaseException]:

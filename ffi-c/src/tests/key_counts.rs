@@ -435,6 +435,7 @@ fn statuses_read_as_the_owned_errors() {
             S::KeyCountsWeightsLength,
         ),
         (KeyCountsError::TooManyKeys, S::KeyCountsTooManyKeys),
+        (KeyCountsError::KeyTooLong, S::KeyCountsKeyTooLong),
         (KeyCountsError::OutputLength, S::KeyCountsOutputLength),
     ] {
         assert_eq!(S::from(error), status);
