@@ -260,6 +260,109 @@ fn murmur3_partitions(keys: KeyOffsets<'_>, n: PartitionCount, out: &mut [u32]) 
     });
 }
 
+/// One partition count as a batch divides by it: 31-bit hashes reduced with
+/// one multiplication and a shift, which vector instructions do for many
+/// lanes at once (32-bit lanes with 64-bit products), with the remainders
+/// exactly those of `%` and of [`PartitionCount::reduce`].
+///
+/// A count that is a power of two is a mask. Any other count `n` has
+/// `s = floor(log2 n)` and `m = floor(2^(32+s) / n) + 1`, below 2^32 because
+/// `n > 2^s`; then `q = (h * m) >> (32 + s)` is `h / n` for every `h` below
+/// 2^31. Write `m * n = 2^(32+s) + e` with `0 < e <= n <= 2^(s+1)`, and
+/// `h = q n + r`: `h m / 2^(32+s) = q + (r + h e / 2^(32+s)) / n`, where
+/// `h e < 2^31 * 2^(s+1) = 2^(32+s)` keeps the added term below 1. The
+/// product `h * m` is below 2^63.
+///
+/// ```
+/// use pulsar_routing::batch::Divisor;
+/// use pulsar_routing::PartitionCount;
+/// let d = Divisor::new(PartitionCount::new(12)?);
+/// assert_eq!(d.reduce(1_234_567), 1_234_567 % 12);
+/// # Ok::<(), pulsar_routing::PartitionCountError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Divisor {
+    n: u32,
+    /// `n - 1` when `n` is a power of two.
+    mask: Option<u32>,
+    magic: u32,
+    shift: u32,
+}
+
+impl Divisor {
+    /// The divisor of `n`.
+    #[must_use]
+    pub const fn new(n: PartitionCount) -> Self {
+        let n = n.get();
+        if n.is_power_of_two() {
+            return Self {
+                n,
+                mask: Some(n - 1),
+                magic: 0,
+                shift: 0,
+            };
+        }
+        // A count is 1 to 2^31 - 1, so `s` is at most 30 and the shift
+        // stays below 64; the fallbacks are never taken.
+        let s = match core::num::NonZeroU32::new(n) {
+            Some(n) => n.ilog2(),
+            None => 0,
+        };
+        // Not a power of two, so `n > 2^s` and the quotient is below 2^32.
+        let magic = match 1u64.wrapping_shl(32 + s).checked_div(n as u64) {
+            Some(q) => q as u32 + 1,
+            None => 0,
+        };
+        Self {
+            n,
+            mask: None,
+            magic,
+            shift: 32 + s,
+        }
+    }
+
+    /// The partition count.
+    #[must_use]
+    pub const fn n(self) -> u32 {
+        self.n
+    }
+
+    /// `n - 1` when the count is a power of two, which [`Self::reduce`]
+    /// applies as a mask; `None` otherwise.
+    #[must_use]
+    pub const fn mask(self) -> Option<u32> {
+        self.mask
+    }
+
+    /// The multiplier `m` (unused for a power of two).
+    #[must_use]
+    pub const fn magic(self) -> u32 {
+        self.magic
+    }
+
+    /// The shift `32 + s` (unused for a power of two).
+    #[must_use]
+    pub const fn shift(self) -> u32 {
+        self.shift
+    }
+
+    /// `h % n` for a 31-bit `h` (a [`crate::murmur3_32`] hash); the high
+    /// bit of `h` is ignored.
+    #[must_use]
+    #[inline(always)]
+    pub const fn reduce(self, h: u32) -> u32 {
+        let h = h & 0x7fff_ffff;
+        match self.mask {
+            Some(mask) => h & mask,
+            None => {
+                let q = ((h as u64 * self.magic as u64).wrapping_shr(self.shift)) as u32;
+                // `q * n` is at most `h`: neither operation wraps.
+                h.wrapping_sub(q.wrapping_mul(self.n))
+            }
+        }
+    }
+}
+
 /// What a [`murmur3_partitions_for_keys_with`] hook did with a group of
 /// [`LANES`] keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,6 +380,10 @@ pub enum LaneStart {
     /// The whole hash of every key of the group, as [`crate::murmur3_32`]
     /// gives it (31 bits).
     Hashes([u32; LANES]),
+    /// The partition of every key of the group: its hash reduced by the
+    /// hook with the batch's [`Divisor`] (a hook with vector instructions
+    /// divides eight hashes at once).
+    Partitions([u32; LANES]),
 }
 
 /// Murmur3 routing of every key into `out`, as [`partitions_for_keys`]
@@ -318,6 +425,9 @@ fn murmur3_partitions_lanes(
     mut hook: impl FnMut(&[&[u8]; LANES]) -> LaneStart,
 ) {
     let data = keys.data;
+    // Eight lanes reduce with multiplications the compiler can put in
+    // vectors, where `PartitionCount::reduce` needs 128-bit products.
+    let divisor = Divisor::new(n);
     let mut groups = out.chunks_exact_mut(LANES);
     // Each group's LANES + 1 offsets; as many as there are whole groups.
     let bounds = keys.offsets.windows(LANES + 1).step_by(LANES);
@@ -328,9 +438,15 @@ fn murmur3_partitions_lanes(
         let hashes = match hook(&group) {
             LaneStart::Prefix { state, blocks } => murmur3_32_lanes_from(state, group, blocks),
             LaneStart::Hashes(hashes) => hashes,
+            LaneStart::Partitions(partitions) => {
+                for (slot, partition) in slots.iter_mut().zip(partitions) {
+                    *slot = partition;
+                }
+                continue;
+            }
         };
         for (slot, hash) in slots.iter_mut().zip(hashes) {
-            *slot = n.reduce(hash);
+            *slot = divisor.reduce(hash);
         }
     }
     let rest = groups.into_remainder();
@@ -347,6 +463,34 @@ mod tests {
 
     fn n(count: u32) -> PartitionCount {
         PartitionCount::new(count).unwrap()
+    }
+
+    #[test]
+    fn the_divisor_gives_percent() {
+        let max = i32::MAX as u32;
+        let mut counts = [1, 3, 12, 1000, max - 1, max].to_vec();
+        for bit in 1..31 {
+            counts.extend([(1u32 << bit) - 1, 1 << bit, (1 << bit) + 1]);
+        }
+        let mut state = 0x2545_f491_u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state & max
+        };
+        for _ in 0..100 {
+            counts.push(next().max(1));
+        }
+        for count in counts {
+            let d = Divisor::new(n(count));
+            let mut hashes = [0, 1, max, count - 1, count, (max / count) * count].to_vec();
+            hashes.extend((0..2000).map(|_| next()));
+            for h in hashes {
+                assert_eq!(d.reduce(h), h % count, "{h} % {count}");
+                assert_eq!(d.reduce(h), n(count).reduce(h));
+            }
+        }
     }
 
     #[test]

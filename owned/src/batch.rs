@@ -48,15 +48,17 @@ pub fn partitions_for_keys(
 #[cfg(target_arch = "x86_64")]
 mod x86_64 {
     use core::arch::x86_64::{
-        __m128i, __m256i, _mm_loadu_si128, _mm_setzero_si128, _mm256_add_epi32, _mm256_and_si256,
-        _mm256_castsi128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_mullo_epi32,
-        _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256,
-        _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
+        __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_setzero_si128, _mm256_add_epi32,
+        _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi128_si256, _mm256_inserti128_si256,
+        _mm256_loadu_si256, _mm256_mul_epu32, _mm256_mullo_epi32, _mm256_or_si256,
+        _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setr_epi32, _mm256_setzero_si256,
+        _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srl_epi64, _mm256_srli_epi32,
+        _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_unpackhi_epi32,
         _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
     };
 
     use pulsar_routing::batch::{
-        LANES, LaneStart, murmur3_partitions_for_keys_with, partitions_for_keys_inline,
+        Divisor, LANES, LaneStart, murmur3_partitions_for_keys_with, partitions_for_keys_inline,
     };
 
     use super::{BatchError, HashingScheme, KeyOffsets, PartitionCount};
@@ -75,7 +77,10 @@ mod x86_64 {
     ) -> Result<(), BatchError> {
         match scheme {
             HashingScheme::Murmur3_32Hash => {
-                murmur3_partitions_for_keys_with(keys, num_partitions, out, |keys| group(keys))
+                let divisor = Divisor::new(num_partitions);
+                murmur3_partitions_for_keys_with(keys, num_partitions, out, |keys| {
+                    group(keys, &divisor)
+                })
             }
             HashingScheme::JavaStringHash => {
                 partitions_for_keys_inline(keys, num_partitions, scheme, out)
@@ -83,12 +88,32 @@ mod x86_64 {
         }
     }
 
-    /// A group of eight keys: hashed whole in vectors when the keys have
-    /// one length (keys of one shape: ids, UUIDs, fixed-width numbers),
-    /// otherwise the 16-byte chunks all of them have, the core doing the
-    /// rest.
+    /// `h % n` in every lane, each `h` below 2^31, with the multiplier and
+    /// shift of the core's [`Divisor`] (where the proof is): even lanes in
+    /// the low halves of `vpmuludq`'s 64-bit products, odd lanes shifted
+    /// down to get there.
     #[target_feature(enable = "avx2")]
-    fn group(keys: &[&[u8]; LANES]) -> LaneStart {
+    fn reduce(divisor: &Divisor, h: __m256i) -> __m256i {
+        if let Some(mask) = divisor.mask() {
+            return _mm256_and_si256(h, _mm256_set1_epi32(mask as i32));
+        }
+        let magic = _mm256_set1_epi64x(i64::from(divisor.magic()));
+        let shift = _mm_cvtsi32_si128(divisor.shift() as i32);
+        let even = _mm256_srl_epi64(_mm256_mul_epu32(h, magic), shift);
+        let odd = _mm256_srl_epi64(_mm256_mul_epu32(_mm256_srli_epi64::<32>(h), magic), shift);
+        let q = _mm256_blend_epi32::<0b1010_1010>(even, _mm256_slli_epi64::<32>(odd));
+        _mm256_sub_epi32(
+            h,
+            _mm256_mullo_epi32(q, _mm256_set1_epi32(divisor.n() as i32)),
+        )
+    }
+
+    /// A group of eight keys: hashed whole in vectors and divided by the
+    /// partition count when the keys have one length (keys of one shape:
+    /// ids, UUIDs, fixed-width numbers), otherwise the 16-byte chunks all
+    /// of them have, the core doing the rest.
+    #[target_feature(enable = "avx2")]
+    fn group(keys: &[&[u8]; LANES], divisor: &Divisor) -> LaneStart {
         let len = keys[0].len();
         let (state, blocks) = quads(keys);
         if keys.iter().any(|key| key.len() != len) {
@@ -133,11 +158,86 @@ mod x86_64 {
         h = _mm256_xor_si256(h, _mm256_set1_epi32(len as u32 as i32));
         h = fmix(h);
         h = _mm256_and_si256(h, _mm256_set1_epi32(i32::MAX));
-        let mut hashes = [0u32; LANES];
-        // SAFETY: `hashes` is 32 writable bytes, the width of an unaligned
-        // 256-bit store.
-        unsafe { _mm256_storeu_si256(hashes.as_mut_ptr().cast(), h) };
-        LaneStart::Hashes(hashes)
+        let mut partitions = [0u32; LANES];
+        // SAFETY: `partitions` is 32 writable bytes, the width of an
+        // unaligned 256-bit store.
+        unsafe { _mm256_storeu_si256(partitions.as_mut_ptr().cast(), reduce(divisor, h)) };
+        LaneStart::Partitions(partitions)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// Every lane of `hashes` divided by `n` at once, against `%` and
+        /// the core's scalar reduction.
+        fn check(n: u32, hashes: &[u32]) {
+            let divisor = Divisor::new(PartitionCount::new(n).unwrap());
+            for chunk in hashes.chunks(LANES) {
+                let mut lanes = [0u32; LANES];
+                lanes[..chunk.len()].copy_from_slice(chunk);
+                let mut out = [0u32; LANES];
+                // SAFETY: the caller checked that the processor has AVX2;
+                // `lanes` and `out` are 32 bytes, the width of the
+                // unaligned load and store.
+                unsafe {
+                    let h = _mm256_loadu_si256(lanes.as_ptr().cast());
+                    _mm256_storeu_si256(out.as_mut_ptr().cast(), reduce(&divisor, h));
+                }
+                for (h, r) in lanes.iter().zip(out) {
+                    assert_eq!(r, h % n, "{h} % {n}");
+                    assert_eq!(divisor.reduce(*h), r, "{h} % {n}, scalar");
+                }
+            }
+        }
+
+        #[test]
+        fn the_remainders_are_percent() {
+            if !std::is_x86_feature_detected!("avx2") {
+                return;
+            }
+            let max = i32::MAX as u32;
+            let mut counts = vec![
+                1,
+                2,
+                3,
+                5,
+                7,
+                12,
+                100,
+                1000,
+                1 << 30,
+                (1 << 30) + 1,
+                max - 1,
+                max,
+            ];
+            for bit in 1..31 {
+                counts.extend([(1u32 << bit) - 1, 1 << bit, (1 << bit) + 1]);
+            }
+            let mut state = 0x9e37_79b9_u32;
+            let mut next = || {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                state & max
+            };
+            counts.extend((0..200).map(|_| next().max(1)));
+            for n in counts {
+                // The edges of the quotients (around multiples of `n` and
+                // at the top of the range) and arbitrary hashes.
+                let mut hashes = vec![0, 1, max, max - 1, n - 1, n, n.saturating_add(1) & max];
+                for k in [1u32, 2, 3, 1000, max / n, max / n - 1] {
+                    let at = u64::from(k) * u64::from(n);
+                    for h in [at.saturating_sub(1), at, at + 1] {
+                        if h <= u64::from(max) {
+                            hashes.push(h as u32);
+                        }
+                    }
+                }
+                hashes.extend((0..4000).map(|_| next()));
+                check(n, &hashes);
+            }
+        }
     }
 
     /// The last `len % 4` bytes of `key` (`len` long) as a little-endian
