@@ -10,9 +10,10 @@
 # routers and batch (producer to partition); topic_name, bundle_range and
 # bundle_split (topic to bundle); key_shared_selectors and
 # exclusive_ranges (Key_Shared, key to consumer); profiles (the other
-# Pulsar clients) and kafka (Kafka's partitioners). The default of 15 s
-# each keeps the thirteen of them under about 5 minutes on a busy 2-core
-# machine, a cold build (about 80 s) included.
+# Pulsar clients), kafka (Kafka's partitioners) and key_counts (the
+# planner's key counter). The default of 15 s each keeps the fourteen of
+# them under about 5 minutes on a busy 2-core machine, a cold build (about
+# 80 s) included.
 #
 # Environment:
 #   FUZZ_SECONDS    time per target (default 15)
