@@ -13,20 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "pulsar_routing.h"
-
-static unsigned long passed;
-
-#define CHECK(cond, ...)                                    \
-    do {                                                    \
-        if (!(cond)) {                                      \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                   \
-            fprintf(stderr, "\n");                          \
-            return 1;                                       \
-        }                                                   \
-        passed++;                                           \
-    } while (0)
 
 #define MURMUR PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32
 #define JAVA PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING

@@ -14,20 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "pulsar_routing.h"
-
-static unsigned long passed;
-
-#define CHECK(cond, ...)                                    \
-    do {                                                    \
-        if (!(cond)) {                                      \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                   \
-            fprintf(stderr, "\n");                          \
-            return 1;                                       \
-        }                                                   \
-        passed++;                                           \
-    } while (0)
 
 #define OK PULSAR_ROUTING_STATUS_OK
 
