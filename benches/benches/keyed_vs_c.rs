@@ -66,6 +66,7 @@ const C_NAME: &str = "C -O3 function";
 const C_LOOP_NAME: &str = "C -O3 loop";
 /// The C function with the C ABI's signature (status, out-parameter,
 /// checks).
+#[cfg(ffi_c_lib)]
 const C_SHAPED_NAME: &str = "C -O3, ABI signature";
 /// Keys per batch: enough that the per-call cost vanishes, few enough that
 /// 64-byte keys stay in the L2 cache.
