@@ -68,6 +68,8 @@ __all__ = [
     "KafkaJavaClientPartitioner",
     "KafkaMurmur2Hasher",
     "KafkaPartitionError",
+    "KeyCounts",
+    "KeyCountsError",
     "KeySharedPolicyError",
     "librdkafka_default_sticky_linger_ms",
     "librdkafka_partition",

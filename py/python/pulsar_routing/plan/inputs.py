@@ -374,7 +374,7 @@ def _dictionary_sums(pa: Any, keys: Any, weights: NDArray[np.float64] | None) ->
     if used[size]:
         out = pa.concat_arrays([out, pa.nulls(1, out.type)])
         w = np.append(w, sums[size])
-    return out, w
+    return out, np.asarray(w, dtype=np.float64)
 
 
 def _merge_aggregates(parts: Sequence[Any]) -> Any:
