@@ -96,7 +96,7 @@ impl PyKeyCounts {
                 // Without nulls, each chunk is a batch in Arrow's layout,
                 // counted a group of keys at a time.
                 if let Some(chunks) = values.without_nulls()? {
-                    state.bytes |= !values.is_text();
+                    state.bytes |= values.len() > 0 && !values.is_text();
                     let mut at = 0;
                     for (data, offsets) in &chunks {
                         let keys = KeyOffsets::new(data, offsets).map_err(|err| {
