@@ -377,9 +377,6 @@ pub enum LaneStart {
         /// How many blocks of every key `state` holds.
         blocks: usize,
     },
-    /// The whole hash of every key of the group, as [`crate::murmur3_32`]
-    /// gives it (31 bits).
-    Hashes([u32; LANES]),
     /// The partition of every key of the group: its hash reduced by the
     /// hook with the batch's [`Divisor`] (a hook with vector instructions
     /// divides eight hashes at once).
@@ -388,8 +385,8 @@ pub enum LaneStart {
 
 /// Murmur3 routing of every key into `out`, as [`partitions_for_keys`]
 /// gives it, with each group of [`LANES`] keys first handed to `hook`,
-/// which hashes a prefix of the keys or all of them ([`LaneStart`]); the
-/// core hashes the rest and reduces. This is the door for vector code the
+/// which hashes a prefix of the keys (the core hashes the rest and
+/// reduces) or routes them all ([`LaneStart`]). This is the door for vector code the
 /// core cannot hold (it needs `unsafe` and run-time CPU detection):
 /// `pulsar_routing_owned::batch` uses it.
 ///
@@ -435,18 +432,14 @@ fn murmur3_partitions_lanes(
         // `KeyOffsets::new` checked every pair: the fallback is never taken.
         let group: [&[u8]; LANES] =
             core::array::from_fn(|i| data.get(bounds[i]..bounds[i + 1]).unwrap_or_default());
-        let hashes = match hook(&group) {
-            LaneStart::Prefix { state, blocks } => murmur3_32_lanes_from(state, group, blocks),
-            LaneStart::Hashes(hashes) => hashes,
-            LaneStart::Partitions(partitions) => {
-                for (slot, partition) in slots.iter_mut().zip(partitions) {
-                    *slot = partition;
+        match hook(&group) {
+            LaneStart::Prefix { state, blocks } => {
+                let hashes = murmur3_32_lanes_from(state, group, blocks);
+                for (slot, hash) in slots.iter_mut().zip(hashes) {
+                    *slot = divisor.reduce(hash);
                 }
-                continue;
             }
-        };
-        for (slot, hash) in slots.iter_mut().zip(hashes) {
-            *slot = divisor.reduce(hash);
+            LaneStart::Partitions(partitions) => slots.copy_from_slice(&partitions),
         }
     }
     let rest = groups.into_remainder();
