@@ -561,12 +561,13 @@ class _HeavyHitters:
         self.error = 0.0
 
     def add(self, keys: Any, w: NDArray[np.float64]) -> None:
-        from .inputs import _merge_aggregates
-
         pa = _pyarrow()
-        part = _aggregate_arrow(keys, w)
+        # The held counters and the batch in one count, turned into one table.
+        acc = _ArrowAccumulator()
         if self.table is not None:
-            part = _merge_aggregates([self.table, part])
+            acc.absorb(self.table)
+        acc.add(keys, w)
+        part = acc.table()
         if part.num_rows > self.bound:
             weights = np.asarray(part.column("w").to_numpy(), dtype=np.float64)
             cut = float(np.partition(weights, -(self.bound + 1))[-(self.bound + 1)])
