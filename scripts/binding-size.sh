@@ -3,22 +3,49 @@
 # ffi-c/src and py/src against core/src and owned/src (the shared std layer
 # both bindings call). A counted line is a non-blank line of a `.rs` file
 # that does not start, after indentation, with `//` (so doc comments do not
-# count); files under a `tests/` folder do not count.
+# count). Tests do not count: neither files under a `tests/` folder nor the
+# items marked `#[cfg(test)]` inside a source file (their braces are
+# counted to find where they end).
 #
 #   scripts/binding-size.sh          the totals and the ratios
 #   scripts/binding-size.sh -v       and every file, largest first
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# One file's counted lines.
+count_file() {
+    awk '
+        /^[[:space:]]*#\[cfg\(test\)\]/ { skip = 1; depth = 0; opened = 0; next }
+        skip {
+            line = $0
+            o = gsub(/\{/, "", line); c = gsub(/\}/, "", line)
+            depth += o - c
+            if (o > 0) opened = 1
+            if ((opened && depth <= 0) || (!opened && $0 ~ /;[[:space:]]*$/)) skip = 0
+            next
+        }
+        /^[[:space:]]*$/ || /^[[:space:]]*\/\// { next }
+        { n++ }
+        END { print n + 0 }
+    ' "$1"
+}
+
+files() {
+    find "$1" -name '*.rs' -not -path '*/tests/*' | sort
+}
+
 count() {
-    find "$1" -name '*.rs' -not -path '*/tests/*' -print0 \
-        | xargs -0 cat | grep -v '^[[:space:]]*$' | grep -cv '^[[:space:]]*//'
+    local total=0 f
+    for f in $(files "$1"); do
+        total=$((total + $(count_file "$f")))
+    done
+    echo "$total"
 }
 
 if [ "${1:-}" = "-v" ]; then
     for tree in ffi-c/src py/src owned/src core/src; do
-        find "$tree" -name '*.rs' -not -path '*/tests/*' -print0 | while IFS= read -r -d '' f; do
-            printf '%6d %s\n' "$(grep -v '^[[:space:]]*$' "$f" | grep -cv '^[[:space:]]*//')" "$f"
+        for f in $(files "$tree"); do
+            printf '%6d %s\n' "$(count_file "$f")" "$f"
         done
     done | sort -rn
     echo
