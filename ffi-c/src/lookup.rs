@@ -228,7 +228,7 @@ fn c_action(
 
 /// The strings of a handle's last action, which its pointers point into.
 #[derive(Default)]
-struct ActionStrings {
+pub(crate) struct ActionStrings {
     logical: Option<CString>,
     physical: Option<CString>,
     reason: CString,
@@ -325,23 +325,29 @@ pub struct pulsar_routing_topic_lookup {
     _private: [u8; 0],
 }
 
-pub(crate) struct TopicLookupHandle {
-    inner: Mutex<(OwnedTopicLookup, ActionStrings)>,
-}
+/// A driver and the strings of its last action.
+pub(crate) type Driver<D> = Mutex<(D, ActionStrings)>;
 
 impl BoxCastable for pulsar_routing_topic_lookup {
-    type RustType = TopicLookupHandle;
+    type RustType = Driver<OwnedTopicLookup>;
 }
 
-/// Runs `f` on the locked driver and writes the action.
-fn drive(
-    handle: &TopicLookupHandle,
-    out: Out<'_, pulsar_routing_lookup_action>,
+/// Runs `f` on the locked driver behind `lookup` and writes the action
+/// to `action_out`.
+///
+/// # Safety
+/// `lookup` is NULL or a live handle, `action_out` NULL or valid for
+/// writing.
+unsafe fn drive(
+    lookup: *const pulsar_routing_topic_lookup,
+    action_out: *mut pulsar_routing_lookup_action,
     f: impl for<'a> FnOnce(&'a mut OwnedTopicLookup) -> LookupAction<'a>,
 ) -> pulsar_routing_status {
+    let handle = try_box_ref!(lookup);
+    let out = try_out!(action_out);
     // A poisoned lock means an earlier call panicked: the state is still
     // memory-safe, and the status of that call said so.
-    let mut inner = lock(&handle.inner);
+    let mut inner = lock(handle);
     let (lookup, strings) = &mut *inner;
     let action = OwnedLookupAction::drive(lookup, f);
     out.write(c_action(action.flat(), action.explanation(), strings));
@@ -371,11 +377,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_new(
     lookup_out: *mut *mut pulsar_routing_topic_lookup,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if service_address.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
         let out = try_out!(lookup_out);
-        // SAFETY: checked non-NULL; valid by the contract.
+        // SAFETY: NULL or valid by the contract.
         let service = try_status!(unsafe { req_cstr(service_address) });
         // SAFETY: NULL or valid for reading by the contract.
         let options = match unsafe { options.as_ref() } {
@@ -383,9 +386,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_new(
             None => LookupOptions::default(),
         };
         let lookup = try_ok!(topic_lookup(service, options, chain_capacity));
-        out.write(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(TopicLookupHandle {
-            inner: Mutex::new((lookup, ActionStrings::default())),
-        }));
+        let handle = Mutex::new((lookup, ActionStrings::default()));
+        out.write(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(handle));
         pulsar_routing_status::Ok
     }
 }
@@ -424,9 +426,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_start(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
-        drive(handle, out, |l| l.start(now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.start(now_ms)) }
     }
 }
 
@@ -451,24 +452,21 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_response(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
         // SAFETY: NULL or valid for reading by the contract.
         let Some(r) = (unsafe { response.as_ref() }) else {
             return pulsar_routing_status::NullParameter;
         };
-        let out = try_out!(action_out);
+        // Every pointer is checked before the response is read.
+        if lookup.is_null() || action_out.is_null() {
+            return pulsar_routing_status::NullParameter;
+        }
         let error = try_status!(optional_server_error(r.error).map_err(pulsar_routing_status::from));
         // SAFETY: each string is NULL or valid by the contract.
-        let strings = unsafe {
-            (
-                opt_cstr(r.broker_service_url),
-                opt_cstr(r.broker_service_url_tls),
-                opt_cstr(r.message),
-            )
-        };
-        let (Ok(url), Ok(tls), Ok(message)) = strings else {
-            return pulsar_routing_status::InvalidUtf8;
-        };
+        let url = try_status!(unsafe { opt_cstr(r.broker_service_url) });
+        // SAFETY: as above.
+        let tls = try_status!(unsafe { opt_cstr(r.broker_service_url_tls) });
+        // SAFETY: as above.
+        let message = try_status!(unsafe { opt_cstr(r.message) });
         let response = LookupResponse {
             response: response_type_of_code(r.response),
             broker_service_url: url,
@@ -478,7 +476,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_response(
             error,
             message,
         };
-        drive(handle, out, |l| l.on_response(&response, now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_response(&response, now_ms)) }
     }
 }
 
@@ -499,9 +498,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_connection_failed(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_connection_failed(now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_connection_failed(now_ms)) }
     }
 }
 
@@ -522,9 +520,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_request_timeout(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_request_timeout(now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_request_timeout(now_ms)) }
     }
 }
 
@@ -549,10 +546,9 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_throttled(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
         let error = AttemptError::TooManyRequests { in_flight, queued };
-        drive(handle, out, |l| l.on_attempt_error(error, now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_attempt_error(error, now_ms)) }
     }
 }
 
@@ -573,9 +569,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_retry_timer(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_retry_timer(now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_retry_timer(now_ms)) }
     }
 }
 
@@ -604,7 +599,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_error_message(
         let handle = try_box_ref!(lookup);
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
-        let text = lock(&handle.inner).0.explain_error().map(|e| e.to_string());
+        let text = lock(handle).0.explain_error().map(|e| e.to_string());
         write_display(text.unwrap_or_default(), buf, written)
     }
 }
@@ -626,8 +621,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_len(
     ffi_panic_boundary! {
         let handle = try_box_ref!(lookup);
         let out = try_out!(len_out);
-        let inner = lock(&handle.inner);
-        out.write(inner.0.chain().count());
+        out.write(lock(handle).0.chain().count());
         pulsar_routing_status::Ok
     }
 }
@@ -660,7 +654,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_hop(
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
         let auth = try_out!(authoritative_out);
-        let inner = lock(&handle.inner);
+        let inner = lock(handle);
         let Some(hop) = inner.0.chain().nth(index) else {
             return pulsar_routing_status::LookupHopIndexOutOfRange;
         };
@@ -703,12 +697,8 @@ pub struct pulsar_routing_partitioned_metadata {
     _private: [u8; 0],
 }
 
-pub(crate) struct MetadataHandle {
-    inner: Mutex<(PartitionedMetadataLookup, ActionStrings)>,
-}
-
 impl BoxCastable for pulsar_routing_partitioned_metadata {
-    type RustType = MetadataHandle;
+    type RustType = Driver<PartitionedMetadataLookup>;
 }
 
 /// A metadata lookup at `service_address` (NUL-terminated UTF-8);
@@ -727,11 +717,8 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
     metadata_out: *mut *mut pulsar_routing_partitioned_metadata,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if service_address.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
         let out = try_out!(metadata_out);
-        // SAFETY: checked non-NULL; valid by the contract.
+        // SAFETY: NULL or valid by the contract.
         let service = try_status!(unsafe { req_cstr(service_address) });
         // SAFETY: NULL or valid for reading by the contract.
         let options = match unsafe { options.as_ref() } {
@@ -745,9 +732,8 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
             None => MetadataOptions::default(),
         };
         let m = try_ok!(PartitionedMetadataLookup::new(service, options));
-        out.write(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(MetadataHandle {
-            inner: Mutex::new((m, ActionStrings::default())),
-        }));
+        let handle = Mutex::new((m, ActionStrings::default()));
+        out.write(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(handle));
         pulsar_routing_status::Ok
     }
 }
@@ -838,7 +824,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
         let event = optional_server_error(server_error)
             .and_then(|error| MetadataEvent::of_code(event, flag, partitions, error, message));
         let event = try_status!(event.map_err(pulsar_routing_status::from));
-        let mut guard = lock(&handle.inner);
+        let mut guard = lock(handle);
         let (m, strings) = &mut *guard;
         let action = OwnedMetadataAction::on(m, event, now_ms);
         out.write(c_action(action.flat(), action.explanation(), strings));
@@ -870,7 +856,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_error_message(
         let handle = try_box_ref!(metadata);
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
-        let text = lock(&handle.inner).0.explain_error().map(|e| e.to_string());
+        let text = lock(handle).0.explain_error().map(|e| e.to_string());
         write_display(text.unwrap_or_default(), buf, written)
     }
 }
@@ -915,11 +901,8 @@ pub struct pulsar_routing_lookup_coalescer {
     _private: [u8; 0],
 }
 
-/// What a coalescer handle holds.
-pub(crate) struct CoalescerHandle(Table<OwnedLookupKey>);
-
 impl BoxCastable for pulsar_routing_lookup_coalescer {
-    type RustType = CoalescerHandle;
+    type RustType = Table<OwnedLookupKey>;
 }
 
 /// A coalescing table with `capacity` slots (different lookups in flight).
@@ -935,9 +918,8 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_new(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(coalescer_out);
-        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_coalescer>(CoalescerHandle(
-            Mutex::new(Waiting::new(capacity)),
-        )));
+        let table = Mutex::new(Waiting::new(capacity));
+        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_coalescer>(table));
         pulsar_routing_status::Ok
     }
 }
@@ -971,24 +953,19 @@ unsafe fn read_key(
 ) -> Result<OwnedLookupKey, pulsar_routing_status> {
     // SAFETY: NULL or a valid string by the contract.
     let topic = unsafe { req_cstr(topic) }?;
-    let mut props = Vec::new();
-    if count > 0 {
-        if names.is_null() || values.is_null() {
-            return Err(pulsar_routing_status::NullParameter);
-        }
-        for i in 0..count {
-            // SAFETY: both arrays hold `count` valid string pointers by the
-            // contract.
-            let (n, v) = unsafe { (*names.add(i), *values.add(i)) };
-            // SAFETY: as above.
-            let (n, v) = unsafe { (req_cstr(n)?, req_cstr(v)?) };
-            props.push((n.to_owned(), v.to_owned()));
-        }
+    if count > 0 && (names.is_null() || values.is_null()) {
+        return Err(pulsar_routing_status::NullParameter);
     }
-    Ok(OwnedLookupKey {
-        topic: topic.to_owned(),
-        properties: props,
-    })
+    let mut props = Vec::new();
+    for i in 0..count {
+        // SAFETY: both arrays hold `count` valid string pointers by the
+        // contract.
+        let (n, v) = unsafe { (*names.add(i), *values.add(i)) };
+        // SAFETY: as above.
+        let (n, v) = unsafe { (req_cstr(n)?, req_cstr(v)?) };
+        props.push((n.to_owned(), v.to_owned()));
+    }
+    Ok(OwnedLookupKey::new(topic, props))
 }
 
 /// Joins the lookup of (`topic`, properties): `*leader_out` is true when
@@ -1020,7 +997,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_join(
         let waiters = try_out!(waiters_out);
         // SAFETY: by the contract.
         let key = try_status!(unsafe { read_key(topic, names, values, count) });
-        join(&table.0, key, leader, waiters)
+        join(table, key, leader, waiters)
     }
 }
 
@@ -1048,12 +1025,12 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_complete(
         let waiters = try_out!(waiters_out);
         // SAFETY: by the contract.
         let key = try_status!(unsafe { read_key(topic, names, values, count) });
-        complete(&table.0, &key, waiters)
+        complete(table, &key, waiters)
     }
 }
 
 /// A coalescing table, where only the number of waiters matters.
-type Table<K> = Mutex<Waiting<K, ()>>;
+pub(crate) type Table<K> = Mutex<Waiting<K, ()>>;
 
 /// Joins `key`'s lookup in `table`, writing the outputs on success.
 fn join<K: PartialEq>(
@@ -1093,11 +1070,8 @@ pub struct pulsar_routing_lookup_metadata_coalescer {
     _private: [u8; 0],
 }
 
-/// What a metadata coalescer handle holds.
-pub(crate) struct MetadataCoalescerHandle(Table<OwnedMetadataKey>);
-
 impl BoxCastable for pulsar_routing_lookup_metadata_coalescer {
-    type RustType = MetadataCoalescerHandle;
+    type RustType = Table<OwnedMetadataKey>;
 }
 
 /// A partitioned-metadata coalescing table with `capacity` slots
@@ -1117,9 +1091,8 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_new(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(coalescer_out);
-        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_metadata_coalescer>(
-            MetadataCoalescerHandle(Mutex::new(Waiting::new(capacity))),
-        ));
+        let table = Mutex::new(Waiting::new(capacity));
+        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_metadata_coalescer>(table));
         pulsar_routing_status::Ok
     }
 }
@@ -1170,7 +1143,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_join(
         // SAFETY: NULL or a valid string by the contract.
         let topic = try_status!(unsafe { req_cstr(topic) });
         let key = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
-        join(&table.0, key, leader, waiters)
+        join(table, key, leader, waiters)
     }
 }
 
@@ -1198,7 +1171,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_complete(
         // SAFETY: NULL or a valid string by the contract.
         let topic = try_status!(unsafe { req_cstr(topic) });
         let key = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
-        complete(&table.0, &key, waiters)
+        complete(table, &key, waiters)
     }
 }
 
@@ -1270,14 +1243,9 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let send_now = try_out!(send_now_out);
-        let mut t = lock(t);
-        match t.try_acquire() {
-            Ok(a) => {
-                send_now.write(a == Admission::SendNow);
-                pulsar_routing_status::Ok
-            }
-            Err(e) => crate::last_error::fail(e),
-        }
+        let admission = try_ok!(lock(t).try_acquire());
+        send_now.write(admission == Admission::SendNow);
+        pulsar_routing_status::Ok
     }
 }
 
@@ -1327,8 +1295,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_release(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let out = try_out!(send_queued_out);
-        let mut t = lock(t);
-        out.write(t.release());
+        out.write(lock(t).release());
         pulsar_routing_status::Ok
     }
 }
@@ -1349,8 +1316,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_cancel_queued(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let out = try_out!(cancelled_out);
-        let mut t = lock(t);
-        out.write(t.cancel_queued());
+        out.write(lock(t).cancel_queued());
         pulsar_routing_status::Ok
     }
 }

@@ -201,14 +201,109 @@ pub const fn error_kind(e: LookupError) -> &'static str {
     }
 }
 
-/// The redirect limit an attempt error reports: `maxLookupRedirects` for
-/// Java's "Too many redirects", the Go client's fixed 20 for its limit.
-#[must_use]
-pub const fn redirect_limit(e: AttemptError) -> Option<u32> {
-    match e {
-        AttemptError::TooManyRedirects { limit } => Some(limit),
-        AttemptError::GoRedirectLimit => Some(pulsar_routing::lookup::GO_LOOKUP_MAX_REDIRECT),
-        _ => None,
+/// Which exception a binding raises for a lookup error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorFamily {
+    /// The lookup timeout passed.
+    Timeout,
+    /// The broker failed the lookup (a server error).
+    Failed,
+    /// More redirects than the limit (Java's or the Go client's).
+    TooManyRedirects,
+    /// Redirected back to an address already asked.
+    RedirectLoop,
+    /// The connection's lookup throttle is full.
+    TooManyRequests,
+    /// Any other lookup error.
+    Other,
+}
+
+/// A value a lookup error carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorField {
+    /// A count or a duration in milliseconds.
+    Number(u64),
+    /// A text.
+    Text(String),
+    /// A text, or none.
+    MaybeText(Option<String>),
+    /// The attempt's redirect chain, which the binding holds.
+    Chain,
+}
+
+/// A lookup error as a binding's exception shows it: its family, its text
+/// (with the broker's message after a server error), and the values it
+/// carries, under the names Python's exceptions give them (`kind` for
+/// every error the core names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorReport {
+    /// Which exception.
+    pub family: ErrorFamily,
+    /// Its message.
+    pub text: String,
+    /// Its attributes, by name.
+    pub fields: Vec<(&'static str, ErrorField)>,
+}
+
+impl ErrorReport {
+    /// The report of `error`; `server_message` is the driver's message of
+    /// the last `Failed` response.
+    #[must_use]
+    pub fn new(error: LookupError, server_message: &str) -> Self {
+        let text = |e: LookupError| e.with_server_message(server_message).to_string();
+        let mut fields = Vec::new();
+        let family = match error {
+            LookupError::DeadlineExceeded {
+                attempts,
+                elapsed_ms,
+                last,
+            } => {
+                fields.push(("attempts", ErrorField::Number(attempts.into())));
+                fields.push(("elapsed_ms", ErrorField::Number(elapsed_ms)));
+                let last = last.map(|a| text(LookupError::Attempt(a)));
+                fields.push(("last_error", ErrorField::MaybeText(last)));
+                ErrorFamily::Timeout
+            }
+            LookupError::Attempt(AttemptError::Server(e)) => {
+                fields.push(("server_error", ErrorField::Text(e.name().into())));
+                fields.push(("server_message", ErrorField::Text(server_message.into())));
+                ErrorFamily::Failed
+            }
+            LookupError::Attempt(
+                a @ (AttemptError::TooManyRedirects { .. } | AttemptError::GoRedirectLimit),
+            ) => {
+                let limit = match a {
+                    AttemptError::TooManyRedirects { limit } => limit,
+                    _ => pulsar_routing::lookup::GO_LOOKUP_MAX_REDIRECT,
+                };
+                fields.push(("limit", ErrorField::Number(limit.into())));
+                ErrorFamily::TooManyRedirects
+            }
+            LookupError::Attempt(AttemptError::RedirectLoop { .. }) => {
+                fields.push(("chain", ErrorField::Chain));
+                ErrorFamily::RedirectLoop
+            }
+            LookupError::Attempt(AttemptError::TooManyRequests { in_flight, queued }) => {
+                fields.push(("in_flight", ErrorField::Number(in_flight.into())));
+                fields.push(("queued", ErrorField::Number(queued.into())));
+                ErrorFamily::TooManyRequests
+            }
+            LookupError::Attempt(_) => ErrorFamily::Other,
+            // A variant the core adds later: its own text, no attributes.
+            _ => {
+                return Self {
+                    family: ErrorFamily::Other,
+                    text: error.to_string(),
+                    fields,
+                };
+            }
+        };
+        fields.push(("kind", ErrorField::Text(error_kind(error).into())));
+        Self {
+            family,
+            text: text(error),
+            fields,
+        }
     }
 }
 
@@ -298,6 +393,17 @@ pub struct OwnedLookupKey {
     pub topic: String,
     /// The lookup properties, as given.
     pub properties: Vec<(String, String)>,
+}
+
+impl OwnedLookupKey {
+    /// The key of `topic`'s lookup with `properties`.
+    #[must_use]
+    pub fn new(topic: &str, properties: impl IntoIterator<Item = (String, String)>) -> Self {
+        Self {
+            topic: topic.to_owned(),
+            properties: properties.into_iter().collect(),
+        }
+    }
 }
 
 impl PartialEq for OwnedLookupKey {

@@ -5,15 +5,15 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use pulsar_routing::lookup::{
-    Admission, AttemptError, CoalesceError, LookupAction, LookupError, LookupOptions,
+    Admission, AttemptError, Backoff, CoalesceError, LookupAction, LookupError, LookupOptions,
     LookupResponse, LookupThrottle, MetadataAction, MetadataOptions, PartitionedMetadataLookup,
     PartitionedMetadataResponse, ProducerStartPlan, ServerError,
 };
 use pulsar_routing_owned::lookup::{
-    ArgumentError, Explanation, FlatAction, OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction,
-    OwnedMetadataKey, OwnedTopicLookup, Waiting, attempt_kind, chain, error_kind, metadata_key,
-    profile_named, redirect_limit, response_type_named, server_error_named, server_error_of_code,
-    topic_lookup,
+    ArgumentError, ErrorFamily, ErrorField, ErrorReport, Explanation, FlatAction,
+    OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction, OwnedMetadataKey, OwnedTopicLookup,
+    Waiting, chain, error_kind, metadata_key, profile_named, response_type_named,
+    server_error_named, server_error_of_code, topic_lookup,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -24,91 +24,42 @@ use crate::errors::{
 };
 use crate::lock;
 
-/// The text of a failure, with the broker's message after a server error.
-fn error_text(e: LookupError, server_message: &str) -> String {
-    e.with_server_message(server_message).to_string()
-}
-
-fn set(
-    err: &PyErr,
-    py: Python<'_>,
-    name: &str,
-    value: impl for<'py> IntoPyObject<'py>,
-) -> PyResult<()> {
-    err.value(py).setattr(name, value)
-}
-
 /// A lookup error without attributes of its own.
 fn lookup_error(e: impl ToString) -> PyErr {
     TopicLookupError::new_err(e.to_string())
 }
 
 /// A caller's argument the lookup does not know.
-#[allow(clippy::needless_pass_by_value)]
 fn argument_error(e: ArgumentError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The exception for a lookup failure.
+/// The exception for a lookup failure, with the attributes its report
+/// names; `chain` is the attempt's redirect chain.
 fn lookup_exception(
     py: Python<'_>,
     error: LookupError,
     server_message: &str,
     chain: &[(String, bool)],
-) -> PyResult<PyErr> {
-    match error {
-        LookupError::DeadlineExceeded {
-            attempts,
-            elapsed_ms,
-            last,
-        } => {
-            let err = LookupTimeoutError::new_err(error_text(error, server_message));
-            set(&err, py, "kind", error_kind(error))?;
-            set(&err, py, "attempts", attempts)?;
-            set(&err, py, "elapsed_ms", elapsed_ms)?;
-            let last = last.map(|a| error_text(LookupError::Attempt(a), server_message));
-            set(&err, py, "last_error", last)?;
-            Ok(err)
-        }
-        LookupError::Attempt(a) => attempt_exception(py, a, server_message, chain),
-        _ => Ok(lookup_error(error)),
-    }
-}
-
-fn attempt_exception(
-    py: Python<'_>,
-    a: AttemptError,
-    server_message: &str,
-    chain: &[(String, bool)],
-) -> PyResult<PyErr> {
-    let text = error_text(LookupError::Attempt(a), server_message);
-    let err = match a {
-        AttemptError::Server(e) => {
-            let err = LookupFailedError::new_err(text);
-            set(&err, py, "server_error", e.name())?;
-            set(&err, py, "server_message", server_message)?;
-            err
-        }
-        AttemptError::TooManyRedirects { .. } | AttemptError::GoRedirectLimit => {
-            let err = TooManyRedirectsError::new_err(text);
-            set(&err, py, "limit", redirect_limit(a))?;
-            err
-        }
-        AttemptError::RedirectLoop { .. } => {
-            let err = RedirectLoopError::new_err(text);
-            set(&err, py, "chain", chain.to_vec())?;
-            err
-        }
-        AttemptError::TooManyRequests { in_flight, queued } => {
-            let err = TooManyRequestsError::new_err(text);
-            set(&err, py, "in_flight", in_flight)?;
-            set(&err, py, "queued", queued)?;
-            err
-        }
-        _ => TopicLookupError::new_err(text),
+) -> PyErr {
+    let report = ErrorReport::new(error, server_message);
+    let mut err = match report.family {
+        ErrorFamily::Timeout => LookupTimeoutError::new_err(report.text),
+        ErrorFamily::Failed => LookupFailedError::new_err(report.text),
+        ErrorFamily::TooManyRedirects => TooManyRedirectsError::new_err(report.text),
+        ErrorFamily::RedirectLoop => RedirectLoopError::new_err(report.text),
+        ErrorFamily::TooManyRequests => TooManyRequestsError::new_err(report.text),
+        ErrorFamily::Other => TopicLookupError::new_err(report.text),
     };
-    set(&err, py, "kind", attempt_kind(a))?;
-    Ok(err)
+    for (name, value) in report.fields {
+        err = match value {
+            ErrorField::Number(n) => with_attr(py, err, name, n),
+            ErrorField::Text(t) => with_attr(py, err, name, t),
+            ErrorField::MaybeText(t) => with_attr(py, err, name, t),
+            ErrorField::Chain => with_attr(py, err, name, chain.to_vec()),
+        };
+    }
+    err
 }
 
 /// What the client does next, and why.
@@ -168,13 +119,13 @@ pub(crate) struct PyLookupAction {
 impl PyLookupAction {
     /// The exception this action stands for ("failed": the failure;
     /// "retry_at": the attempt's error), or None.
-    fn exception(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        Ok(self.exception_of(py)?.map(|e| e.into_value(py).into_any()))
+    fn exception(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.exception_of(py).map(|e| e.into_value(py).into_any())
     }
 
     /// Raises the exception of a "failed" action; does nothing otherwise.
     fn raise_for_error(&self, py: Python<'_>) -> PyResult<()> {
-        match self.exception_of(py)? {
+        match self.exception_of(py) {
             Some(e) if self.kind == "failed" => Err(e),
             _ => Ok(()),
         }
@@ -213,11 +164,10 @@ impl PyLookupAction {
     }
 
     /// The exception of the error behind the action, if any.
-    fn exception_of(&self, py: Python<'_>) -> PyResult<Option<PyErr>> {
+    fn exception_of(&self, py: Python<'_>) -> Option<PyErr> {
         let message = self.server_message.as_deref().unwrap_or("");
         self.lookup_error
             .map(|e| lookup_exception(py, e, message, &self.chain))
-            .transpose()
     }
 }
 
@@ -238,16 +188,14 @@ fn server_error(value: &Bound<'_, PyAny>) -> PyResult<ServerError> {
 /// `detect_redirect_loops=False` gives Java's exact behaviour (it has no
 /// loop detection and redirects until `max_redirects`).
 #[pyclass(frozen, module = "pulsar_routing", name = "TopicLookup")]
-pub(crate) struct PyTopicLookup {
-    inner: Mutex<OwnedTopicLookup>,
-}
+pub(crate) struct PyTopicLookup(Mutex<OwnedTopicLookup>);
 
 impl PyTopicLookup {
     fn drive(
         &self,
         f: impl for<'a> FnOnce(&'a mut OwnedTopicLookup) -> LookupAction<'a>,
     ) -> PyLookupAction {
-        let mut l = lock(&self.inner);
+        let mut l = lock(&self.0);
         let action = OwnedLookupAction::drive(&mut l, f);
         PyLookupAction::new(action.flat(), action.explanation(), chain(&l))
     }
@@ -294,9 +242,7 @@ impl PyTopicLookup {
         };
         let lookup =
             topic_lookup(service_address, options, chain_capacity).map_err(lookup_error)?;
-        Ok(Self {
-            inner: Mutex::new(lookup),
-        })
+        Ok(Self(Mutex::new(lookup)))
     }
 
     /// Starts at `now_ms`: the first lookup goes to the service address.
@@ -366,31 +312,31 @@ impl PyTopicLookup {
     /// The current attempt's redirect chain: (address, authoritative) hops.
     #[getter]
     fn chain(&self) -> Vec<(String, bool)> {
-        chain(&lock(&self.inner))
+        chain(&lock(&self.0))
     }
 
     /// Whether the lookup ended.
     #[getter]
     fn is_finished(&self) -> bool {
-        lock(&self.inner).is_finished()
+        lock(&self.0).is_finished()
     }
 
     /// Attempts made.
     #[getter]
     fn attempts(&self) -> u32 {
-        lock(&self.inner).attempts()
+        lock(&self.0).attempts()
     }
 
     /// The deadline, once started.
     #[getter]
     fn deadline_ms(&self) -> Option<u64> {
-        lock(&self.inner).deadline_ms()
+        lock(&self.0).deadline_ms()
     }
 
     /// The last Failed response's message.
     #[getter]
     fn server_message(&self) -> String {
-        lock(&self.inner).server_message().to_owned()
+        lock(&self.0).server_message().to_owned()
     }
 }
 
@@ -398,16 +344,14 @@ impl PyTopicLookup {
 /// (`getPartitionedTopicMetadata` with its retries), step by step.
 /// Thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "PartitionedMetadataLookup")]
-pub(crate) struct PyPartitionedMetadataLookup {
-    inner: Mutex<PartitionedMetadataLookup>,
-}
+pub(crate) struct PyPartitionedMetadataLookup(Mutex<PartitionedMetadataLookup>);
 
 impl PyPartitionedMetadataLookup {
     fn drive(
         &self,
         f: impl for<'a> FnOnce(&'a mut PartitionedMetadataLookup) -> MetadataAction<'a>,
     ) -> PyLookupAction {
-        let action = OwnedMetadataAction::drive(&mut lock(&self.inner), f);
+        let action = OwnedMetadataAction::drive(&mut lock(&self.0), f);
         PyLookupAction::new(action.flat(), action.explanation(), Vec::new())
     }
 }
@@ -440,9 +384,7 @@ impl PyPartitionedMetadataLookup {
             jitter_seed,
         };
         let m = PartitionedMetadataLookup::new(service_address, options).map_err(lookup_error)?;
-        Ok(Self {
-            inner: Mutex::new(m),
-        })
+        Ok(Self(Mutex::new(m)))
     }
 
     /// Starts at `now_ms`.
@@ -495,7 +437,7 @@ impl PyPartitionedMetadataLookup {
     /// Whether it ended.
     #[getter]
     fn is_finished(&self) -> bool {
-        lock(&self.inner).is_finished()
+        lock(&self.0).is_finished()
     }
 }
 
@@ -536,25 +478,14 @@ fn join<K: PartialEq>(
 /// for the same (topic, properties) share one lookup; the entry goes when
 /// it completes. Bounded by `capacity`; thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "LookupCoalescer")]
-pub(crate) struct PyLookupCoalescer {
-    inner: Table<OwnedLookupKey>,
-}
-
-fn key(topic: &str, properties: Option<HashMap<String, String>>) -> OwnedLookupKey {
-    OwnedLookupKey {
-        topic: topic.to_owned(),
-        properties: properties.unwrap_or_default().into_iter().collect(),
-    }
-}
+pub(crate) struct PyLookupCoalescer(Table<OwnedLookupKey>);
 
 #[pymethods]
 impl PyLookupCoalescer {
     #[new]
     #[pyo3(signature = (capacity = 1024))]
     fn new(capacity: usize) -> Self {
-        Self {
-            inner: Mutex::new(Waiting::new(capacity)),
-        }
+        Self(Mutex::new(Waiting::new(capacity)))
     }
 
     /// Joins the lookup of (`topic`, `properties`): True when the caller
@@ -568,7 +499,12 @@ impl PyLookupCoalescer {
         properties: Option<HashMap<String, String>>,
         waiter: Option<Py<PyAny>>,
     ) -> PyResult<bool> {
-        join(py, &self.inner, key(topic, properties), waiter)
+        join(
+            py,
+            &self.0,
+            OwnedLookupKey::new(topic, properties.unwrap_or_default()),
+            waiter,
+        )
     }
 
     /// The lookup completed: removes it and returns its waiters, in join
@@ -576,17 +512,17 @@ impl PyLookupCoalescer {
     /// flight).
     #[pyo3(signature = (topic, properties = None))]
     fn complete(&self, topic: &str, properties: Option<HashMap<String, String>>) -> Vec<Py<PyAny>> {
-        lock(&self.inner).complete(&key(topic, properties))
+        lock(&self.0).complete(&OwnedLookupKey::new(topic, properties.unwrap_or_default()))
     }
 
     fn __len__(&self) -> usize {
-        lock(&self.inner).len()
+        lock(&self.0).len()
     }
 
     /// The number of slots.
     #[getter]
     fn capacity(&self) -> usize {
-        lock(&self.inner).capacity()
+        lock(&self.0).capacity()
     }
 }
 
@@ -596,18 +532,14 @@ impl PyLookupCoalescer {
 /// `use_fallback_for_non_pip344`) share one request; the entry goes when it
 /// completes. Bounded by `capacity`; thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "MetadataCoalescer")]
-pub(crate) struct PyMetadataCoalescer {
-    inner: Table<OwnedMetadataKey>,
-}
+pub(crate) struct PyMetadataCoalescer(Table<OwnedMetadataKey>);
 
 #[pymethods]
 impl PyMetadataCoalescer {
     #[new]
     #[pyo3(signature = (capacity = 1024))]
     fn new(capacity: usize) -> Self {
-        Self {
-            inner: Mutex::new(Waiting::new(capacity)),
-        }
+        Self(Mutex::new(Waiting::new(capacity)))
     }
 
     /// Joins the request for (`topic`, `metadata_auto_creation`,
@@ -623,7 +555,7 @@ impl PyMetadataCoalescer {
         waiter: Option<Py<PyAny>>,
     ) -> PyResult<bool> {
         let k = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
-        join(py, &self.inner, k, waiter)
+        join(py, &self.0, k, waiter)
     }
 
     /// The request completed: removes it and returns its waiters, in join
@@ -636,73 +568,67 @@ impl PyMetadataCoalescer {
         use_fallback_for_non_pip344: bool,
     ) -> Vec<Py<PyAny>> {
         let k = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
-        lock(&self.inner).complete(&k)
+        lock(&self.0).complete(&k)
     }
 
     fn __len__(&self) -> usize {
-        lock(&self.inner).len()
+        lock(&self.0).len()
     }
 
     /// The number of slots.
     #[getter]
     fn capacity(&self) -> usize {
-        lock(&self.inner).capacity()
+        lock(&self.0).capacity()
     }
 }
 
 /// A connection's lookup throttle (`ClientCnx`): `concurrent_lookup_requests`
 /// in flight, up to `max_lookup_requests` in all. Thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "LookupThrottle")]
-pub(crate) struct PyLookupThrottle {
-    inner: Mutex<LookupThrottle>,
-}
+pub(crate) struct PyLookupThrottle(Mutex<LookupThrottle>);
 
 #[pymethods]
 impl PyLookupThrottle {
     #[new]
     #[pyo3(signature = (concurrent_lookup_requests = 5_000, max_lookup_requests = 50_000))]
     fn new(concurrent_lookup_requests: u32, max_lookup_requests: u32) -> Self {
-        Self {
-            inner: Mutex::new(LookupThrottle::new(
-                concurrent_lookup_requests,
-                max_lookup_requests,
-            )),
-        }
+        let throttle = LookupThrottle::new(concurrent_lookup_requests, max_lookup_requests);
+        Self(Mutex::new(throttle))
     }
 
     /// Admits a lookup: "send_now" or "queued"; raises TooManyRequestsError
     /// beyond both limits.
     fn acquire(&self, py: Python<'_>) -> PyResult<&'static str> {
-        let mut t = lock(&self.inner);
+        let mut t = lock(&self.0);
         match t.try_acquire() {
             Ok(Admission::SendNow) => Ok("send_now"),
             Ok(Admission::Queued) => Ok("queued"),
-            Err(e) => Err(attempt_exception(py, e, "", &[])?),
+            Err(e) => Err(lookup_exception(py, LookupError::Attempt(e), "", &[])),
         }
     }
 
     /// A lookup in flight completed: True when the oldest queued one must
     /// now be sent.
     fn release(&self) -> bool {
-        lock(&self.inner).release()
+        lock(&self.0).release()
     }
 
     /// A queued lookup was abandoned before it was sent: False when none
     /// was queued.
     fn cancel_queued(&self) -> bool {
-        lock(&self.inner).cancel_queued()
+        lock(&self.0).cancel_queued()
     }
 
     /// Lookups in flight.
     #[getter]
     fn in_flight(&self) -> u32 {
-        lock(&self.inner).in_flight()
+        lock(&self.0).in_flight()
     }
 
     /// Lookups queued.
     #[getter]
     fn queued(&self) -> u32 {
-        lock(&self.inner).queued()
+        lock(&self.0).queued()
     }
 }
 
@@ -710,22 +636,18 @@ impl PyLookupThrottle {
 /// at the mandatory stop, lowered by up to 10% at random), with the clock
 /// and the randomness as arguments. Thread-safe.
 #[pyclass(frozen, module = "pulsar_routing", name = "Backoff")]
-pub(crate) struct PyBackoff {
-    inner: Mutex<pulsar_routing::lookup::Backoff>,
-}
+pub(crate) struct PyBackoff(Mutex<Backoff>);
 
 #[pymethods]
 impl PyBackoff {
     #[new]
     #[pyo3(signature = (initial_ms = 100, max_ms = 60_000, mandatory_stop_ms = 60_000))]
     fn new(initial_ms: u64, max_ms: u64, mandatory_stop_ms: u64) -> Self {
-        Self {
-            inner: Mutex::new(pulsar_routing::lookup::Backoff::new(
-                initial_ms,
-                max_ms,
-                mandatory_stop_ms,
-            )),
-        }
+        Self(Mutex::new(Backoff::new(
+            initial_ms,
+            max_ms,
+            mandatory_stop_ms,
+        )))
     }
 
     /// The next delay at `now_ms`; `random` stands for Java's
@@ -733,11 +655,11 @@ impl PyBackoff {
     /// `random % (current // 10)`), 0 for no jitter.
     #[pyo3(signature = (now_ms, random = 0))]
     fn next(&self, now_ms: u64, random: u32) -> u64 {
-        lock(&self.inner).next(now_ms, random)
+        lock(&self.0).next(now_ms, random)
     }
 
     /// Starts over from the initial delay.
     fn reset(&self) {
-        lock(&self.inner).reset();
+        lock(&self.0).reset();
     }
 }
