@@ -20,16 +20,27 @@ use std::sync::Mutex;
 
 use pulsar_routing_core::lookup::{
     Admission, AttemptError, Backoff, CoalesceError, LookupAction, LookupError, LookupOptions,
-    LookupProfile, LookupResponse, LookupThrottle, LookupType, MetadataOptions,
-    PartitionedMetadataLookup, PartitionedMetadataResponse, ServerError, WithServerMessage,
+    LookupResponse, LookupThrottle, MetadataOptions, PartitionedMetadataLookup, ServerError,
 };
 use pulsar_routing_owned::lookup::{
-    ActionKind, Coalescer, Explanation, FlatAction, OwnedLookupAction, OwnedLookupKey,
-    OwnedMetadataAction, OwnedMetadataKey, OwnedTopicLookup, coalescer, topic_lookup,
+    ArgumentError, Explanation, FlatAction, MetadataEvent, OwnedLookupAction, OwnedLookupKey,
+    OwnedMetadataAction, OwnedMetadataKey, OwnedTopicLookup, Waiting, lookup_timeout, metadata_key,
+    optional_server_error, profile_of_code, response_type_of_code, topic_lookup,
 };
 
 use crate::error::{pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, Out, OutBuf, free_box, lock, to_boxed_mut_ptr, write_display};
+
+/// The `Ok` value, or returns the status in `Err` from the enclosing
+/// exported body (with the status's own message, as a bare status).
+macro_rules! try_status {
+    ($result:expr) => {
+        match $result {
+            Ok(value) => value,
+            Err(status) => return status,
+        }
+    };
+}
 
 /// A lookup profile: one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
 pub type pulsar_routing_lookup_profile = u32;
@@ -153,27 +164,6 @@ pub struct pulsar_routing_lookup_action {
     pub reason: *const c_char,
 }
 
-/// An IGNORED action with every other field empty.
-const fn empty_action() -> pulsar_routing_lookup_action {
-    pulsar_routing_lookup_action {
-        kind: PULSAR_ROUTING_LOOKUP_ACTION_IGNORED,
-        logical_address: core::ptr::null(),
-        physical_address: core::ptr::null(),
-        authoritative: false,
-        send_properties: false,
-        use_proxy: false,
-        metadata_auto_creation: false,
-        redirects: 0,
-        attempt: 0,
-        at_ms: 0,
-        delay_ms: 0,
-        partitions: 0,
-        error: pulsar_routing_status::Ok,
-        server_error: -1,
-        reason: core::ptr::null(),
-    }
-}
-
 // The status of an attempt error: a `From`, so that `try_ok!` records
 // the error's full message for `pulsar_routing_last_error_message`.
 status_from! {
@@ -191,12 +181,18 @@ status_from! {
         AttemptError::FeatureNotSupported => Self::LookupFeatureNotSupported,
         _ => Self::Panic,
     }
-}
-
-fn server_code(e: Option<AttemptError>) -> i32 {
-    match e {
-        Some(AttemptError::Server(s)) => s.code(),
-        _ => -1,
+    LookupError {
+        LookupError::Attempt(a) => Self::from(a),
+        LookupError::DeadlineExceeded { .. } => Self::LookupDeadlineExceeded,
+        _ => Self::Panic,
+    }
+    // What the C functions read that names nothing the lookup knows; only
+    // the codes occur here.
+    ArgumentError {
+        ArgumentError::UnknownProfileCode(_) => Self::UnknownLookupProfile,
+        ArgumentError::UnknownServerErrorCode(_) => Self::UnknownServerError,
+        ArgumentError::UnknownEvent(_) => Self::LookupUnknownEvent,
+        _ => Self::Panic,
     }
 }
 
@@ -208,85 +204,39 @@ fn c_action(
     e: &Explanation,
     strings: &mut ActionStrings,
 ) -> pulsar_routing_lookup_action {
-    let mut out = empty_action();
-    out.kind = match flat.kind {
-        ActionKind::SendLookup => PULSAR_ROUTING_LOOKUP_ACTION_SEND_LOOKUP,
-        ActionKind::RetryAt => PULSAR_ROUTING_LOOKUP_ACTION_RETRY_AT,
-        ActionKind::Done => PULSAR_ROUTING_LOOKUP_ACTION_DONE,
-        ActionKind::Failed => PULSAR_ROUTING_LOOKUP_ACTION_FAILED,
-        ActionKind::Ignored => PULSAR_ROUTING_LOOKUP_ACTION_IGNORED,
-        ActionKind::Connect => PULSAR_ROUTING_LOOKUP_ACTION_CONNECT,
-        ActionKind::SendPartitionedMetadata => {
-            PULSAR_ROUTING_LOOKUP_ACTION_SEND_PARTITIONED_METADATA
-        }
-    };
-    out.authoritative = flat.authoritative;
-    out.send_properties = flat.send_properties;
-    out.use_proxy = flat.use_proxy;
-    out.metadata_auto_creation = flat.metadata_auto_creation;
-    out.redirects = flat.redirects;
-    out.at_ms = flat.at_ms.unwrap_or(0);
-    out.delay_ms = flat.delay_ms.unwrap_or(0);
-    out.partitions = flat.partitions.unwrap_or(0);
-    out.attempt = e.attempt();
-    if let Some(e) = e.error() {
-        out.error = match e {
-            LookupError::Attempt(a) => pulsar_routing_status::from(a),
-            LookupError::DeadlineExceeded { .. } => pulsar_routing_status::LookupDeadlineExceeded,
-            // The enum is non_exhaustive: a new variant needs a code here.
-            _ => pulsar_routing_status::Panic,
-        };
-        out.server_error = server_code(e.attempt_error());
+    strings.logical = flat.logical_address.map(c_string);
+    strings.physical = flat.physical_address.map(c_string);
+    strings.reason = c_string(e.reason());
+    pulsar_routing_lookup_action {
+        kind: flat.kind.code(),
+        logical_address: c_ptr(strings.logical.as_ref()),
+        physical_address: c_ptr(strings.physical.as_ref()),
+        authoritative: flat.authoritative,
+        send_properties: flat.send_properties,
+        use_proxy: flat.use_proxy,
+        metadata_auto_creation: flat.metadata_auto_creation,
+        redirects: flat.redirects,
+        attempt: e.attempt(),
+        at_ms: flat.at_ms.unwrap_or(0),
+        delay_ms: flat.delay_ms.unwrap_or(0),
+        partitions: flat.partitions.unwrap_or(0),
+        error: e.error().map_or(pulsar_routing_status::Ok, Into::into),
+        server_error: e.server_error().map_or(-1, ServerError::code),
+        reason: strings.reason.as_ptr(),
     }
-    strings.keep(
-        &mut out,
-        flat.logical_address,
-        flat.physical_address,
-        e.reason(),
-    );
-    out
 }
 
 /// The strings of a handle's last action, which its pointers point into.
 #[derive(Default)]
-struct ActionStrings {
-    logical: CString,
-    physical: CString,
+pub(crate) struct ActionStrings {
+    logical: Option<CString>,
+    physical: Option<CString>,
     reason: CString,
 }
 
-impl ActionStrings {
-    /// Keeps the strings and points `out` at them; `None` stays NULL.
-    fn keep(
-        &mut self,
-        out: &mut pulsar_routing_lookup_action,
-        logical: Option<&str>,
-        physical: Option<&str>,
-        reason: &str,
-    ) {
-        self.reason = c_string(reason);
-        out.reason = self.reason.as_ptr();
-        if let Some(l) = logical {
-            self.logical = c_string(l);
-            out.logical_address = self.logical.as_ptr();
-        }
-        if let Some(p) = physical {
-            self.physical = c_string(p);
-            out.physical_address = self.physical.as_ptr();
-        }
-    }
-}
-
-/// Writes the text of a driver's error (nothing when none) to `buf`.
-fn write_error(
-    error: Option<WithServerMessage<'_>>,
-    buf: OutBuf<'_>,
-    written: Out<'_, usize>,
-) -> pulsar_routing_status {
-    match error {
-        Some(e) => write_display(e, buf, written),
-        None => write_display("", buf, written),
-    }
+/// The string's pointer, or NULL for none.
+fn c_ptr(s: Option<&CString>) -> *const c_char {
+    s.map_or(core::ptr::null(), |s| s.as_ptr())
 }
 
 /// The Java client's defaults: no TLS, 20 redirects, the Java profile,
@@ -319,17 +269,12 @@ pub unsafe extern "C" fn pulsar_routing_lookup_options_default(
 
 impl pulsar_routing_lookup_options {
     fn to_core(self) -> Result<LookupOptions, pulsar_routing_status> {
-        let profile = match self.profile {
-            PULSAR_ROUTING_LOOKUP_PROFILE_JAVA => LookupProfile::Java,
-            PULSAR_ROUTING_LOOKUP_PROFILE_GO => LookupProfile::Go,
-            _ => return Err(pulsar_routing_status::UnknownLookupProfile),
-        };
         Ok(LookupOptions {
             use_tls: self.use_tls,
             max_redirects: self.max_redirects,
-            profile,
+            profile: profile_of_code(self.profile)?,
             operation_timeout_ms: self.operation_timeout_ms,
-            lookup_timeout_ms: (self.lookup_timeout_ms != 0).then_some(self.lookup_timeout_ms),
+            lookup_timeout_ms: lookup_timeout(self.lookup_timeout_ms),
             retry: self.retry,
             detect_redirect_loops: self.detect_redirect_loops,
             jitter_seed: self.jitter_seed,
@@ -352,6 +297,15 @@ unsafe fn opt_cstr<'a>(p: *const c_char) -> Result<Option<&'a str>, pulsar_routi
         .map_err(|_| pulsar_routing_status::InvalidUtf8)
 }
 
+/// A required NUL-terminated string: NULL is `NULL_PARAMETER`.
+///
+/// # Safety
+/// As for [`opt_cstr`].
+unsafe fn req_cstr<'a>(p: *const c_char) -> Result<&'a str, pulsar_routing_status> {
+    // SAFETY: by this function's contract.
+    unsafe { opt_cstr(p) }?.ok_or(pulsar_routing_status::NullParameter)
+}
+
 /// Copies a string for C, dropping the impossible interior NULs.
 fn c_string(s: &str) -> CString {
     CString::new(s.replace('\0', "")).unwrap_or_default()
@@ -371,34 +325,32 @@ pub struct pulsar_routing_topic_lookup {
     _private: [u8; 0],
 }
 
-pub(crate) struct TopicLookupHandle {
-    inner: Mutex<(OwnedTopicLookup, ActionStrings)>,
-}
+/// A driver and the strings of its last action.
+pub(crate) type Driver<D> = Mutex<(D, ActionStrings)>;
 
 impl BoxCastable for pulsar_routing_topic_lookup {
-    type RustType = TopicLookupHandle;
+    type RustType = Driver<OwnedTopicLookup>;
 }
 
-/// The C form of a topic lookup's action, its strings kept in `strings`.
-fn lookup_action(
-    a: &OwnedLookupAction,
-    strings: &mut ActionStrings,
-) -> pulsar_routing_lookup_action {
-    c_action(a.flat(), a.explanation(), strings)
-}
-
-/// Runs `f` on the locked driver and writes the action.
-fn drive(
-    handle: &TopicLookupHandle,
-    out: Out<'_, pulsar_routing_lookup_action>,
+/// Runs `f` on the locked driver behind `lookup` and writes the action
+/// to `action_out`.
+///
+/// # Safety
+/// `lookup` is NULL or a live handle, `action_out` NULL or valid for
+/// writing.
+unsafe fn drive(
+    lookup: *const pulsar_routing_topic_lookup,
+    action_out: *mut pulsar_routing_lookup_action,
     f: impl for<'a> FnOnce(&'a mut OwnedTopicLookup) -> LookupAction<'a>,
 ) -> pulsar_routing_status {
+    let handle = try_box_ref!(lookup);
+    let out = try_out!(action_out);
     // A poisoned lock means an earlier call panicked: the state is still
     // memory-safe, and the status of that call said so.
-    let mut inner = lock(&handle.inner);
+    let mut inner = lock(handle);
     let (lookup, strings) = &mut *inner;
     let action = OwnedLookupAction::drive(lookup, f);
-    out.write(lookup_action(&action, strings));
+    out.write(c_action(action.flat(), action.explanation(), strings));
     pulsar_routing_status::Ok
 }
 
@@ -425,28 +377,17 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_new(
     lookup_out: *mut *mut pulsar_routing_topic_lookup,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if service_address.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
         let out = try_out!(lookup_out);
-        // SAFETY: checked non-NULL; valid by the contract.
-        let service = match unsafe { opt_cstr(service_address) } {
-            Ok(Some(s)) => s,
-            Ok(None) => return pulsar_routing_status::NullParameter,
-            Err(e) => return e,
-        };
+        // SAFETY: NULL or valid by the contract.
+        let service = try_status!(unsafe { req_cstr(service_address) });
         // SAFETY: NULL or valid for reading by the contract.
         let options = match unsafe { options.as_ref() } {
-            Some(o) => match o.to_core() {
-                Ok(o) => o,
-                Err(e) => return e,
-            },
+            Some(o) => try_status!(o.to_core()),
             None => LookupOptions::default(),
         };
         let lookup = try_ok!(topic_lookup(service, options, chain_capacity));
-        out.write(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(TopicLookupHandle {
-            inner: Mutex::new((lookup, ActionStrings::default())),
-        }));
+        let handle = Mutex::new((lookup, ActionStrings::default()));
+        out.write(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(handle));
         pulsar_routing_status::Ok
     }
 }
@@ -485,9 +426,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_start(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
-        drive(handle, out, |l| l.start(now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.start(now_ms)) }
     }
 }
 
@@ -512,41 +452,23 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_response(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
         // SAFETY: NULL or valid for reading by the contract.
         let Some(r) = (unsafe { response.as_ref() }) else {
             return pulsar_routing_status::NullParameter;
         };
-        let out = try_out!(action_out);
-        let kind = match r.response {
-            -1 => None,
-            0 => Some(LookupType::Redirect),
-            1 => Some(LookupType::Connect),
-            2 => Some(LookupType::Failed),
-            // An unknown type is no type: the action reports an empty
-            // response.
-            _ => None,
-        };
-        let error = match r.error {
-            -1 => None,
-            code => match ServerError::from_code(code) {
-                Some(e) => Some(e),
-                None => return pulsar_routing_status::UnknownServerError,
-            },
-        };
+        // Every pointer is checked before the response is read.
+        if lookup.is_null() || action_out.is_null() {
+            return pulsar_routing_status::NullParameter;
+        }
+        let error = try_status!(optional_server_error(r.error).map_err(pulsar_routing_status::from));
         // SAFETY: each string is NULL or valid by the contract.
-        let strings = unsafe {
-            (
-                opt_cstr(r.broker_service_url),
-                opt_cstr(r.broker_service_url_tls),
-                opt_cstr(r.message),
-            )
-        };
-        let (Ok(url), Ok(tls), Ok(message)) = strings else {
-            return pulsar_routing_status::InvalidUtf8;
-        };
+        let url = try_status!(unsafe { opt_cstr(r.broker_service_url) });
+        // SAFETY: as above.
+        let tls = try_status!(unsafe { opt_cstr(r.broker_service_url_tls) });
+        // SAFETY: as above.
+        let message = try_status!(unsafe { opt_cstr(r.message) });
         let response = LookupResponse {
-            response: kind,
+            response: response_type_of_code(r.response),
             broker_service_url: url,
             broker_service_url_tls: tls,
             authoritative: r.authoritative,
@@ -554,7 +476,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_response(
             error,
             message,
         };
-        drive(handle, out, |l| l.on_response(&response, now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_response(&response, now_ms)) }
     }
 }
 
@@ -575,9 +498,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_connection_failed(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_connection_failed(now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_connection_failed(now_ms)) }
     }
 }
 
@@ -598,9 +520,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_request_timeout(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_request_timeout(now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_request_timeout(now_ms)) }
     }
 }
 
@@ -625,10 +546,9 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_throttled(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
         let error = AttemptError::TooManyRequests { in_flight, queued };
-        drive(handle, out, |l| l.on_attempt_error(error, now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_attempt_error(error, now_ms)) }
     }
 }
 
@@ -649,9 +569,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_retry_timer(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(lookup);
-        let out = try_out!(action_out);
-        drive(handle, out, |l| l.on_retry_timer(now_ms))
+        // SAFETY: by the contract.
+        unsafe { drive(lookup, action_out, |l| l.on_retry_timer(now_ms)) }
     }
 }
 
@@ -680,8 +599,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_error_message(
         let handle = try_box_ref!(lookup);
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
-        let inner = lock(&handle.inner);
-        write_error(inner.0.explain_error(), buf, written)
+        let text = lock(handle).0.explain_error().map(|e| e.to_string());
+        write_display(text.unwrap_or_default(), buf, written)
     }
 }
 
@@ -702,8 +621,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_len(
     ffi_panic_boundary! {
         let handle = try_box_ref!(lookup);
         let out = try_out!(len_out);
-        let inner = lock(&handle.inner);
-        out.write(inner.0.chain().count());
+        out.write(lock(handle).0.chain().count());
         pulsar_routing_status::Ok
     }
 }
@@ -736,7 +654,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_hop(
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
         let auth = try_out!(authoritative_out);
-        let inner = lock(&handle.inner);
+        let inner = lock(handle);
         let Some(hop) = inner.0.chain().nth(index) else {
             return pulsar_routing_status::LookupHopIndexOutOfRange;
         };
@@ -779,12 +697,8 @@ pub struct pulsar_routing_partitioned_metadata {
     _private: [u8; 0],
 }
 
-pub(crate) struct MetadataHandle {
-    inner: Mutex<(PartitionedMetadataLookup, ActionStrings)>,
-}
-
 impl BoxCastable for pulsar_routing_partitioned_metadata {
-    type RustType = MetadataHandle;
+    type RustType = Driver<PartitionedMetadataLookup>;
 }
 
 /// A metadata lookup at `service_address` (NUL-terminated UTF-8);
@@ -803,21 +717,14 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
     metadata_out: *mut *mut pulsar_routing_partitioned_metadata,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if service_address.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
         let out = try_out!(metadata_out);
-        // SAFETY: checked non-NULL; valid by the contract.
-        let service = match unsafe { opt_cstr(service_address) } {
-            Ok(Some(s)) => s,
-            Ok(None) => return pulsar_routing_status::NullParameter,
-            Err(e) => return e,
-        };
+        // SAFETY: NULL or valid by the contract.
+        let service = try_status!(unsafe { req_cstr(service_address) });
         // SAFETY: NULL or valid for reading by the contract.
         let options = match unsafe { options.as_ref() } {
             Some(o) => MetadataOptions {
                 operation_timeout_ms: o.operation_timeout_ms,
-                lookup_timeout_ms: (o.lookup_timeout_ms != 0).then_some(o.lookup_timeout_ms),
+                lookup_timeout_ms: lookup_timeout(o.lookup_timeout_ms),
                 metadata_auto_creation: o.metadata_auto_creation,
                 use_fallback_for_non_pip344: o.use_fallback_for_non_pip344,
                 jitter_seed: o.jitter_seed,
@@ -825,9 +732,8 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
             None => MetadataOptions::default(),
         };
         let m = try_ok!(PartitionedMetadataLookup::new(service, options));
-        out.write(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(MetadataHandle {
-            inner: Mutex::new((m, ActionStrings::default())),
-        }));
+        let handle = Mutex::new((m, ActionStrings::default()));
+        out.write(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(handle));
         pulsar_routing_status::Ok
     }
 }
@@ -914,44 +820,16 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
         } else {
             Some(try_utf8!(try_slice!(message, message_len)))
         };
-        let error = match server_error {
-            -1 => None,
-            code => match ServerError::from_code(code) {
-                Some(e) => Some(e),
-                None => return pulsar_routing_status::UnknownServerError,
-            },
-        };
-        // The events are numbered from 0; RETRY_TIMER is the last.
-        if event > PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_RETRY_TIMER {
-            return pulsar_routing_status::LookupUnknownEvent;
-        }
-        let mut guard = lock(&handle.inner);
+        // The event codes are the owned layer's (`MetadataEvent::of_code`).
+        let event = optional_server_error(server_error)
+            .and_then(|error| MetadataEvent::of_code(event, flag, partitions, error, message));
+        let event = try_status!(event.map_err(pulsar_routing_status::from));
+        let mut guard = lock(handle);
         let (m, strings) = &mut *guard;
-        let action = OwnedMetadataAction::drive(m, |m| match event {
-            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_START => m.start(now_ms),
-            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTED => m.on_connected(flag, now_ms),
-            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_SUCCESS => {
-                m.on_response(&PartitionedMetadataResponse::Success { partitions }, now_ms)
-            }
-            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_FAILED => {
-                m.on_response(&PartitionedMetadataResponse::Failed { error, message }, now_ms)
-            }
-            PULSAR_ROUTING_PARTITIONED_METADATA_EVENT_CONNECTION_FAILED => {
-                m.on_connection_failed(now_ms)
-            }
-            _ => m.on_retry_timer(now_ms),
-        });
-        out.write(metadata_action(&action, strings));
+        let action = OwnedMetadataAction::on(m, event, now_ms);
+        out.write(c_action(action.flat(), action.explanation(), strings));
         pulsar_routing_status::Ok
     }
-}
-
-/// The C form of a metadata lookup's action, its strings kept in `strings`.
-fn metadata_action(
-    a: &OwnedMetadataAction,
-    strings: &mut ActionStrings,
-) -> pulsar_routing_lookup_action {
-    c_action(a.flat(), a.explanation(), strings)
 }
 
 /// Writes the text of the metadata lookup's error (UTF-8, no NUL) to
@@ -978,8 +856,8 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_error_message(
         let handle = try_box_ref!(metadata);
         let buf: OutBuf<'_> = try_out_buf!(buf, len);
         let written = try_out!(written);
-        let guard = lock(&handle.inner);
-        write_error(guard.0.explain_error(), buf, written)
+        let text = lock(handle).0.explain_error().map(|e| e.to_string());
+        write_display(text.unwrap_or_default(), buf, written)
     }
 }
 
@@ -1023,11 +901,8 @@ pub struct pulsar_routing_lookup_coalescer {
     _private: [u8; 0],
 }
 
-/// What a coalescer handle holds.
-pub(crate) struct CoalescerHandle(Mutex<Coalescer<OwnedLookupKey>>);
-
 impl BoxCastable for pulsar_routing_lookup_coalescer {
-    type RustType = CoalescerHandle;
+    type RustType = Table<OwnedLookupKey>;
 }
 
 /// A coalescing table with `capacity` slots (different lookups in flight).
@@ -1043,9 +918,8 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_new(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(coalescer_out);
-        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_coalescer>(CoalescerHandle(
-            Mutex::new(coalescer(capacity)),
-        )));
+        let table = Mutex::new(Waiting::new(capacity));
+        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_coalescer>(table));
         pulsar_routing_status::Ok
     }
 }
@@ -1078,27 +952,20 @@ unsafe fn read_key(
     count: usize,
 ) -> Result<OwnedLookupKey, pulsar_routing_status> {
     // SAFETY: NULL or a valid string by the contract.
-    let topic = unsafe { opt_cstr(topic) }?.ok_or(pulsar_routing_status::NullParameter)?;
-    let mut props = Vec::new();
-    if count > 0 {
-        if names.is_null() || values.is_null() {
-            return Err(pulsar_routing_status::NullParameter);
-        }
-        for i in 0..count {
-            // SAFETY: both arrays hold `count` valid string pointers by the
-            // contract.
-            let (n, v) = unsafe { (*names.add(i), *values.add(i)) };
-            // SAFETY: as above.
-            let n = unsafe { opt_cstr(n) }?.ok_or(pulsar_routing_status::NullParameter)?;
-            // SAFETY: as above.
-            let v = unsafe { opt_cstr(v) }?.ok_or(pulsar_routing_status::NullParameter)?;
-            props.push((n.to_owned(), v.to_owned()));
-        }
+    let topic = unsafe { req_cstr(topic) }?;
+    if count > 0 && (names.is_null() || values.is_null()) {
+        return Err(pulsar_routing_status::NullParameter);
     }
-    Ok(OwnedLookupKey {
-        topic: topic.to_owned(),
-        properties: props,
-    })
+    let mut props = Vec::new();
+    for i in 0..count {
+        // SAFETY: both arrays hold `count` valid string pointers by the
+        // contract.
+        let (n, v) = unsafe { (*names.add(i), *values.add(i)) };
+        // SAFETY: as above.
+        let (n, v) = unsafe { (req_cstr(n)?, req_cstr(v)?) };
+        props.push((n.to_owned(), v.to_owned()));
+    }
+    Ok(OwnedLookupKey::new(topic, props))
 }
 
 /// Joins the lookup of (`topic`, properties): `*leader_out` is true when
@@ -1129,11 +996,8 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_join(
         let leader = try_out!(leader_out);
         let waiters = try_out!(waiters_out);
         // SAFETY: by the contract.
-        let key = match unsafe { read_key(topic, names, values, count) } {
-            Ok(k) => k,
-            Err(e) => return e,
-        };
-        join(&table.0, key, leader, waiters)
+        let key = try_status!(unsafe { read_key(topic, names, values, count) });
+        join(table, key, leader, waiters)
     }
 }
 
@@ -1160,34 +1024,41 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_complete(
         let table = try_box_ref!(coalescer);
         let waiters = try_out!(waiters_out);
         // SAFETY: by the contract.
-        let key = match unsafe { read_key(topic, names, values, count) } {
-            Ok(k) => k,
-            Err(e) => return e,
-        };
-        let mut table = lock(&table.0);
-        waiters.write(table.complete(&key).unwrap_or(0));
-        pulsar_routing_status::Ok
+        let key = try_status!(unsafe { read_key(topic, names, values, count) });
+        complete(table, &key, waiters)
     }
 }
 
+/// A coalescing table, where only the number of waiters matters.
+pub(crate) type Table<K> = Mutex<Waiting<K, ()>>;
+
 /// Joins `key`'s lookup in `table`, writing the outputs on success.
 fn join<K: PartialEq>(
-    table: &Mutex<Coalescer<K>>,
+    table: &Table<K>,
     key: K,
     leader: Out<'_, bool>,
     waiters: Out<'_, u32>,
 ) -> pulsar_routing_status {
-    let mut table = lock(table);
-    match table.join(key) {
-        Ok(joined) => {
-            let n = table.get(joined.slot()).map_or(1, |e| e.waiters);
-            leader.write(joined.is_leader());
+    match lock(table).join(key, ()) {
+        Ok((is_leader, n)) => {
+            leader.write(is_leader);
             waiters.write(n);
             pulsar_routing_status::Ok
         }
         Err(CoalesceError::TableFull { .. }) => pulsar_routing_status::LookupCoalescingTableFull,
         Err(_) => pulsar_routing_status::LookupTooManyWaiters,
     }
+}
+
+/// Completes `key`'s lookup in `table`, writing how many waited on it.
+fn complete<K: PartialEq>(
+    table: &Table<K>,
+    key: &K,
+    waiters: Out<'_, u32>,
+) -> pulsar_routing_status {
+    let n = lock(table).complete(key).len();
+    waiters.write(u32::try_from(n).unwrap_or(u32::MAX));
+    pulsar_routing_status::Ok
 }
 
 /// The table of partitioned-metadata requests in flight, keyed by (topic,
@@ -1199,11 +1070,8 @@ pub struct pulsar_routing_lookup_metadata_coalescer {
     _private: [u8; 0],
 }
 
-/// What a metadata coalescer handle holds.
-pub(crate) struct MetadataCoalescerHandle(Mutex<Coalescer<OwnedMetadataKey>>);
-
 impl BoxCastable for pulsar_routing_lookup_metadata_coalescer {
-    type RustType = MetadataCoalescerHandle;
+    type RustType = Table<OwnedMetadataKey>;
 }
 
 /// A partitioned-metadata coalescing table with `capacity` slots
@@ -1223,9 +1091,8 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_new(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(coalescer_out);
-        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_metadata_coalescer>(
-            MetadataCoalescerHandle(Mutex::new(coalescer(capacity))),
-        ));
+        let table = Mutex::new(Waiting::new(capacity));
+        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_metadata_coalescer>(table));
         pulsar_routing_status::Ok
     }
 }
@@ -1274,13 +1141,9 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_join(
         let leader = try_out!(leader_out);
         let waiters = try_out!(waiters_out);
         // SAFETY: NULL or a valid string by the contract.
-        let topic = match unsafe { opt_cstr(topic) } {
-            Ok(Some(t)) => t,
-            Ok(None) => return pulsar_routing_status::NullParameter,
-            Err(e) => return e,
-        };
-        let key = (topic.to_owned(), metadata_auto_creation, use_fallback_for_non_pip344);
-        join(&table.0, key, leader, waiters)
+        let topic = try_status!(unsafe { req_cstr(topic) });
+        let key = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
+        join(table, key, leader, waiters)
     }
 }
 
@@ -1306,15 +1169,9 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_complete(
         let table = try_box_ref!(coalescer);
         let waiters = try_out!(waiters_out);
         // SAFETY: NULL or a valid string by the contract.
-        let topic = match unsafe { opt_cstr(topic) } {
-            Ok(Some(t)) => t,
-            Ok(None) => return pulsar_routing_status::NullParameter,
-            Err(e) => return e,
-        };
-        let key = (topic.to_owned(), metadata_auto_creation, use_fallback_for_non_pip344);
-        let mut table = lock(&table.0);
-        waiters.write(table.complete(&key).unwrap_or(0));
-        pulsar_routing_status::Ok
+        let topic = try_status!(unsafe { req_cstr(topic) });
+        let key = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
+        complete(table, &key, waiters)
     }
 }
 
@@ -1386,14 +1243,9 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let send_now = try_out!(send_now_out);
-        let mut t = lock(t);
-        match t.try_acquire() {
-            Ok(a) => {
-                send_now.write(a == Admission::SendNow);
-                pulsar_routing_status::Ok
-            }
-            Err(e) => crate::last_error::fail(e),
-        }
+        let admission = try_ok!(lock(t).try_acquire());
+        send_now.write(admission == Admission::SendNow);
+        pulsar_routing_status::Ok
     }
 }
 
@@ -1443,8 +1295,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_release(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let out = try_out!(send_queued_out);
-        let mut t = lock(t);
-        out.write(t.release());
+        out.write(lock(t).release());
         pulsar_routing_status::Ok
     }
 }
@@ -1465,8 +1316,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_cancel_queued(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let out = try_out!(cancelled_out);
-        let mut t = lock(t);
-        out.write(t.cancel_queued());
+        out.write(lock(t).cancel_queued());
         pulsar_routing_status::Ok
     }
 }
