@@ -22,6 +22,7 @@
 
 #[allow(unsafe_code)]
 pub mod batch;
+pub mod bundles;
 #[allow(unsafe_code)]
 pub mod key_counts;
 pub mod key_shared;
