@@ -27,3 +27,4 @@ pub mod bundles;
 pub mod key_counts;
 pub mod key_shared;
 pub mod lookup;
+pub mod topic_name;
