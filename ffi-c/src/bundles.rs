@@ -265,9 +265,6 @@ impl pulsar_routing_bundle_layout {
         table_len: usize,
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
-            if layout.is_null() {
-                return pulsar_routing_status::NullParameter;
-            }
             let current = try_layout!(layout as *const pulsar_routing_bundle_layout);
             // `'static` is the caller's promise that the table outlives
             // every use of the layout (this function's contract).
