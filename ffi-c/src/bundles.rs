@@ -6,15 +6,16 @@
 //! bundles or a view of the caller's boundary array; arrays in and out are
 //! the caller's.
 
-use core::mem::offset_of;
-
 use pulsar_routing_core::bundles::{
-    BundleLayout, BundleRange, FlowLimits, TopicLoad, default_boundaries,
-    flow_or_qps_equally_divide, parse_boundary, range_equally_divide, specified_positions_divide,
-    topic_count_equally_divide, validate_full_range,
+    BundleLayout, BundleRange, FlowLimits, TopicLoad, flow_or_qps_equally_divide, parse_boundary,
+    range_equally_divide, specified_positions_divide, topic_count_equally_divide,
+    validate_full_range,
 };
 
+use pulsar_routing_owned::bundles::{SplitPoints, bundle_change, split_into};
+
 use crate::error::pulsar_routing_status;
+use crate::ffi::{Out, OutBuf};
 use crate::text::pulsar_routing_str;
 use crate::topic_name::{parse_topic, pulsar_routing_topic_name_rules};
 
@@ -37,14 +38,16 @@ pub struct pulsar_routing_bundle_range {
     pub upper: i64,
 }
 
-impl pulsar_routing_bundle_range {
-    const fn from_core(range: BundleRange) -> Self {
+impl From<BundleRange> for pulsar_routing_bundle_range {
+    fn from(range: BundleRange) -> Self {
         Self {
             lower: range.lower(),
             upper: range.upper(),
         }
     }
+}
 
+impl pulsar_routing_bundle_range {
     fn to_core(self) -> Result<BundleRange, pulsar_routing_status> {
         BundleRange::new(self.lower, self.upper).map_err(pulsar_routing_status::from)
     }
@@ -136,6 +139,30 @@ macro_rules! try_layout {
         let layout: &BundleLayout<'static> = try_inline_ref!($ptr);
         *layout
     }};
+}
+
+/// Writes what a lookup found, or returns `missing` (with that status's own
+/// message) when it found nothing.
+fn found<T, F: Into<T>>(
+    out: Out<'_, T>,
+    value: Option<F>,
+    missing: pulsar_routing_status,
+) -> pulsar_routing_status {
+    value.map_or(missing, |value| out.ok(value.into()))
+}
+
+/// Writes a layout's `len + 1` boundaries to the caller's array.
+fn write_boundaries(
+    layout: &BundleLayout<'_>,
+    buf: OutBuf<'_, u32>,
+    written: Out<'_, usize>,
+) -> pulsar_routing_status {
+    let needed = layout.len() + 1;
+    try_fits!(buf, written, needed);
+    for (slot, boundary) in buf.prefix(needed).iter_mut().zip(layout.boundaries()) {
+        *slot = boundary;
+    }
+    written.ok(needed)
 }
 
 // --- layouts -------------------------------------------------------------
@@ -238,9 +265,6 @@ impl pulsar_routing_bundle_layout {
         table_len: usize,
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
-            if layout.is_null() {
-                return pulsar_routing_status::NullParameter;
-            }
             let current = try_layout!(layout as *const pulsar_routing_bundle_layout);
             // `'static` is the caller's promise that the table outlives
             // every use of the layout (this function's contract).
@@ -282,8 +306,7 @@ impl pulsar_routing_bundle_layout {
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
             let layout = try_layout!(layout);
-            try_out!(len_out).write(layout.len());
-            pulsar_routing_status::Ok
+            try_out!(len_out).ok(layout.len())
         }
     }
 
@@ -311,13 +334,7 @@ impl pulsar_routing_bundle_layout {
             let layout = try_layout!(layout);
             let buf = try_out_buf!(buf, buf_len);
             let written = try_out!(written);
-            let needed = layout.len() + 1;
-            try_fits!(buf, written, needed);
-            for (slot, boundary) in buf.prefix(needed).iter_mut().zip(layout.boundaries()) {
-                *slot = boundary;
-            }
-            written.write(needed);
-            pulsar_routing_status::Ok
+            write_boundaries(&layout, buf, written)
         }
     }
 
@@ -340,11 +357,7 @@ impl pulsar_routing_bundle_layout {
         ffi_panic_boundary! {
             let layout = try_layout!(layout);
             let out = try_out!(range_out);
-            match layout.bundle(index) {
-                Some(range) => out.write(pulsar_routing_bundle_range::from_core(range)),
-                None => return pulsar_routing_status::BundleIndexOutOfRange,
-            }
-            pulsar_routing_status::Ok
+            found(out, layout.bundle(index), pulsar_routing_status::BundleIndexOutOfRange)
         }
     }
 
@@ -374,11 +387,7 @@ impl pulsar_routing_bundle_layout {
         ffi_panic_boundary! {
             let layout = try_layout!(layout);
             let out = try_out!(index_out);
-            match layout.bundle_index_for_hash(hash) {
-                Some(index) => out.write(index),
-                None => return pulsar_routing_status::NoBundleForHash,
-            }
-            pulsar_routing_status::Ok
+            found(out, layout.bundle_index_for_hash(hash), pulsar_routing_status::NoBundleForHash)
         }
     }
 
@@ -402,8 +411,7 @@ impl pulsar_routing_bundle_layout {
         ffi_panic_boundary! {
             let layout = try_layout!(layout);
             let out = try_out!(index_out);
-            out.write(try_ok!(layout.bundle_index_for_hash_java(hash)));
-            pulsar_routing_status::Ok
+            out.ok(try_ok!(layout.bundle_index_for_hash_java(hash)))
         }
     }
 
@@ -428,11 +436,7 @@ impl pulsar_routing_bundle_layout {
         ffi_panic_boundary! {
             let layout = try_layout!(layout);
             let out = try_out!(range_out);
-            match layout.bundle_for_hash(hash) {
-                Some(range) => out.write(pulsar_routing_bundle_range::from_core(range)),
-                None => return pulsar_routing_status::NoBundleForHash,
-            }
-            pulsar_routing_status::Ok
+            found(out, layout.bundle_for_hash(hash), pulsar_routing_status::NoBundleForHash)
         }
     }
 
@@ -468,11 +472,7 @@ impl pulsar_routing_bundle_layout {
             let name = try_slice!(topic, len);
             let out = try_out!(range_out);
             let topic = try_ok!(parse_topic(try_utf8!(name), rules));
-            match layout.bundle_for_topic(&topic) {
-                Some(range) => out.write(pulsar_routing_bundle_range::from_core(range)),
-                None => return pulsar_routing_status::NoBundleForHash,
-            }
-            pulsar_routing_status::Ok
+            found(out, layout.bundle_for_topic(&topic), pulsar_routing_status::NoBundleForHash)
         }
     }
 
@@ -499,8 +499,7 @@ impl pulsar_routing_bundle_layout {
             let layout = try_layout!(layout);
             let out = try_out!(index_out);
             let bundle = try_ok!(bundle.to_core());
-            out.write(try_ok!(layout.validate_bundle(bundle)));
-            pulsar_routing_status::Ok
+            out.ok(try_ok!(layout.validate_bundle(bundle)))
         }
     }
 
@@ -548,8 +547,7 @@ impl pulsar_routing_bundle_layout {
                 written
             );
             written.write(layout.len());
-            unowned_out.write(unowned);
-            pulsar_routing_status::Ok
+            unowned_out.ok(unowned)
         }
     }
 
@@ -590,24 +588,15 @@ impl pulsar_routing_bundle_layout {
             let changes = try_out_buf!(changes, changes_len);
             let written = try_out!(written);
             try_fits!(changes, written, hashes.len());
-            let index = |layout: &BundleLayout<'_>, hash| {
-                layout
-                    .bundle_index_for_hash(hash)
-                    .unwrap_or(PULSAR_ROUTING_NO_BUNDLE)
-            };
-            let out = changes.prefix(hashes.len());
-            for (slot, change) in out
-                .iter_mut()
-                .zip(before.compare(&after, hashes.iter().copied()))
-            {
+            for (slot, &hash) in changes.prefix(hashes.len()).iter_mut().zip(hashes) {
+                let change = bundle_change(&before, &after, hash);
                 *slot = pulsar_routing_bundle_change {
-                    before: index(&before, change.hash),
-                    after: index(&after, change.hash),
-                    changed: change.changed(),
+                    before: change.before.unwrap_or(PULSAR_ROUTING_NO_BUNDLE),
+                    after: change.after.unwrap_or(PULSAR_ROUTING_NO_BUNDLE),
+                    changed: change.changed,
                 };
             }
-            written.write(hashes.len());
-            pulsar_routing_status::Ok
+            written.ok(hashes.len())
         }
     }
 
@@ -661,23 +650,10 @@ impl pulsar_routing_bundle_layout {
             let out = try_out_buf!(out, out_len);
             let written = try_out!(written);
             let target = try_ok!(target.to_core());
-            // A dry run without room for the result runs every check the
-            // core makes before writing, in its order, and tells the size.
-            let needed = match layout.split(target, boundaries, &mut []) {
-                Err(pulsar_routing_core::bundles::BundleError::BufferTooSmall { needed }) => needed,
-                Err(e) => return crate::last_error::fail(e),
-                Ok(split) => split.layout.len() + 1,
-            };
-            try_fits!(out, written, needed);
-            // The one check the core makes after writing: the new layout's
-            // validity, which the points (sorted, strictly inside the
-            // target) can only break by repeating one.
-            if boundaries.windows(2).any(|pair| pair[0] == pair[1]) {
-                return pulsar_routing_status::EmptyRange;
-            }
-            let split = try_bundle!(layout.split(target, boundaries, out.prefix(needed)), written);
-            written.write(split.layout.len() + 1);
-            pulsar_routing_status::Ok
+            let points = SplitPoints::At(boundaries);
+            let split = split_into(&layout, target, points, out.capacity(), |n| out.prefix(n));
+            let split = try_bundle!(split, written);
+            written.ok(split.layout.len() + 1)
         }
     }
 
@@ -719,21 +695,10 @@ impl pulsar_routing_bundle_layout {
             let out = try_out_buf!(out, out_len);
             let written = try_out!(written);
             let target = try_ok!(target.to_core());
-            // The dry run, as in `pulsar_routing_bundle_layout_split`.
-            let needed = match layout.split_equally(target, parts, &mut []) {
-                Err(pulsar_routing_core::bundles::BundleError::BufferTooSmall { needed }) => needed,
-                Err(e) => return crate::last_error::fail(e),
-                Ok(split) => split.layout.len() + 1,
-            };
-            try_fits!(out, written, needed);
-            // With more parts than hashes in the target, the step is 0 and
-            // the points repeat the lower bound: the new layout is invalid.
-            if i64::from(parts) > target.upper() - target.lower() {
-                return pulsar_routing_status::EmptyRange;
-            }
-            let split = try_bundle!(layout.split_equally(target, parts, out.prefix(needed)), written);
-            written.write(split.layout.len() + 1);
-            pulsar_routing_status::Ok
+            let points = SplitPoints::Equally(parts);
+            let split = split_into(&layout, target, points, out.capacity(), |n| out.prefix(n));
+            let split = try_bundle!(split, written);
+            written.ok(split.layout.len() + 1)
         }
     }
 }
@@ -765,11 +730,7 @@ pub unsafe extern "C" fn pulsar_routing_default_boundaries(
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
         let layout = try_ok!(BundleLayout::default_for(num_bundles));
-        let needed = layout.len() + 1;
-        try_fits!(buf, written, needed);
-        let done = try_bundle!(default_boundaries(num_bundles, buf.prefix(needed)), written);
-        written.write(done.len());
-        pulsar_routing_status::Ok
+        write_boundaries(&layout, buf, written)
     }
 }
 
@@ -797,8 +758,7 @@ pub unsafe extern "C" fn pulsar_routing_parse_boundary(
     ffi_panic_boundary! {
         let text = try_slice!(text, len);
         let out = try_out!(boundary_out);
-        out.write(try_ok!(parse_boundary(try_utf8!(text))));
-        pulsar_routing_status::Ok
+        out.ok(try_ok!(parse_boundary(try_utf8!(text))))
     }
 }
 
@@ -877,8 +837,7 @@ impl pulsar_routing_bundle_range {
             let text = try_slice!(text, len);
             let out = try_out!(range_out);
             let range = try_ok!(BundleRange::parse(try_utf8!(text)));
-            out.write(Self::from_core(range));
-            pulsar_routing_status::Ok
+            out.ok(range.into())
         }
     }
 
@@ -973,8 +932,7 @@ impl pulsar_routing_bundle_range {
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
             let out = try_out!(includes_out);
-            out.write(try_ok!(range.to_core()).includes(hash));
-            pulsar_routing_status::Ok
+            out.ok(try_ok!(range.to_core()).includes(hash))
         }
     }
 
@@ -995,8 +953,7 @@ impl pulsar_routing_bundle_range {
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
             let out = try_out!(can_split_out);
-            out.write(try_ok!(range.to_core()).can_split());
-            pulsar_routing_status::Ok
+            out.ok(try_ok!(range.to_core()).can_split())
         }
     }
 }
@@ -1021,8 +978,7 @@ pub unsafe extern "C" fn pulsar_routing_range_equally_divide(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(position_out);
-        out.write(range_equally_divide(try_ok!(bundle.to_core())));
-        pulsar_routing_status::Ok
+        out.ok(range_equally_divide(try_ok!(bundle.to_core())))
     }
 }
 
@@ -1035,8 +991,7 @@ fn write_positions(
 ) -> pulsar_routing_status {
     try_fits!(out, written, positions.len());
     out.prefix(positions.len()).copy_from_slice(positions);
-    written.write(positions.len());
-    pulsar_routing_status::Ok
+    written.ok(positions.len())
 }
 
 /// `topic_count_equally_divide`: halfway between the two middle hashes of
@@ -1069,10 +1024,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_count_equally_divide(
         let hashes = try_slice_mut!(topic_hashes, len);
         let out = try_out_buf!(out, out_len);
         let written = try_out!(written);
-        match topic_count_equally_divide(hashes) {
-            Some(position) => write_positions(&[position], out, written),
-            None => write_positions(&[], out, written),
-        }
+        write_positions(topic_count_equally_divide(hashes).as_slice(), out, written)
     }
 }
 
@@ -1162,27 +1114,15 @@ pub unsafe extern "C" fn pulsar_routing_flow_or_qps_equally_divide(
     // `flow_or_qps_equally_divide` reorders the caller's array in place, so
     // the C struct must have the core type's exact layout; both are
     // `#[repr(C)]`, and this compile-time check keeps them in step.
-    const _: () = {
-        assert!(size_of::<pulsar_routing_topic_load>() == size_of::<TopicLoad>());
-        assert!(align_of::<pulsar_routing_topic_load>() == align_of::<TopicLoad>());
-        assert!(offset_of!(pulsar_routing_topic_load, hash) == offset_of!(TopicLoad, hash));
-        assert!(
-            offset_of!(pulsar_routing_topic_load, msg_rate_in)
-                == offset_of!(TopicLoad, msg_rate_in)
-        );
-        assert!(
-            offset_of!(pulsar_routing_topic_load, msg_rate_out)
-                == offset_of!(TopicLoad, msg_rate_out)
-        );
-        assert!(
-            offset_of!(pulsar_routing_topic_load, msg_throughput_in)
-                == offset_of!(TopicLoad, msg_throughput_in)
-        );
-        assert!(
-            offset_of!(pulsar_routing_topic_load, msg_throughput_out)
-                == offset_of!(TopicLoad, msg_throughput_out)
-        );
-    };
+    assert_same_layout!(
+        pulsar_routing_topic_load,
+        TopicLoad,
+        hash,
+        msg_rate_in,
+        msg_rate_out,
+        msg_throughput_in,
+        msg_throughput_out
+    );
     ffi_panic_boundary! {
         let loads: &mut [pulsar_routing_topic_load] = try_slice_mut!(loads, len);
         let out = try_out_buf!(out, out_len);
@@ -1205,7 +1145,6 @@ pub unsafe extern "C" fn pulsar_routing_flow_or_qps_equally_divide(
             flow_or_qps_equally_divide(owned_topics, loads, limits, out.prefix(most)),
             written
         );
-        written.write(points.map_or(0, <[i64]>::len));
-        pulsar_routing_status::Ok
+        written.ok(points.map_or(0, <[i64]>::len))
     }
 }

@@ -192,6 +192,13 @@ impl<T> Out<'_, T> {
         // neither reads nor drops the old, possibly uninitialised, value.
         unsafe { self.ptr.as_ptr().write(value) }
     }
+
+    /// Stores the result and returns `OK`: the last step of a call that
+    /// succeeded.
+    pub(crate) fn ok(self, value: T) -> pulsar_routing_status {
+        self.write(value);
+        pulsar_routing_status::Ok
+    }
 }
 
 /// A checked, non-NULL output buffer of the caller's, which may be
@@ -242,6 +249,19 @@ impl<'a, T: Copy + Default> OutBuf<'a, T> {
             core::slice::from_raw_parts_mut(ptr, len)
         }
     }
+}
+
+/// Fails the build unless two `#[repr(C)]` structs have the same size,
+/// alignment and offsets of the fields named, so that an array of one can
+/// be read as an array of the other.
+macro_rules! assert_same_layout {
+    ($a:ty, $b:ty, $($field:ident),+) => {
+        const _: () = {
+            assert!(size_of::<$a>() == size_of::<$b>());
+            assert!(align_of::<$a>() == align_of::<$b>());
+            $(assert!(::core::mem::offset_of!($a, $field) == ::core::mem::offset_of!($b, $field));)+
+        };
+    };
 }
 
 /// Checks that a result of `needed` elements fits in `buf`: otherwise

@@ -206,8 +206,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_parse(
         let out = try_out!(topic_out);
         let input = try_utf8!(name);
         let topic = try_ok!(parse_topic(input, rules));
-        out.write(pulsar_routing_topic_name::from_core(&topic, input));
-        pulsar_routing_status::Ok
+        out.ok(pulsar_routing_topic_name::from_core(&topic, input))
     }
 }
 
@@ -247,10 +246,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_error_message(
         let text = try_utf8!(text);
         let rules = try_ok!(rules_from_c(rules));
         match TopicName::parse_with(text, rules) {
-            Ok(_) => {
-                written.write(0);
-                pulsar_routing_status::Ok
-            }
+            Ok(_) => written.ok(0),
             Err(e) => write_display(e, buf, written),
         }
     }
@@ -270,9 +266,6 @@ unsafe fn write_topic_text<'t, D: fmt::Display>(
     written: *mut usize,
     view: impl FnOnce(TopicName<'t>) -> Result<D, pulsar_routing_status>,
 ) -> pulsar_routing_status {
-    if topic.is_null() {
-        return pulsar_routing_status::NullParameter;
-    }
     let buf: OutBuf<'_> = try_out_buf!(buf, buf_len);
     let written: Out<'_, usize> = try_out!(written);
     let topic = try_topic!(topic);
@@ -312,11 +305,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_to_string(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         // SAFETY: this function's contract is the helper's.
-        unsafe {
-            write_topic_text(topic, buf, buf_len, written, |topic| {
-                Ok(topic)
-            })
-        }
+        unsafe { write_topic_text(topic, buf, buf_len, written, Ok) }
     }
 }
 
@@ -338,11 +327,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_namespace(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         // SAFETY: this function's contract is the helper's.
-        unsafe {
-            write_topic_text(topic, buf, buf_len, written, |topic| {
-                Ok(topic.namespace())
-            })
-        }
+        unsafe { write_topic_text(topic, buf, buf_len, written, |t| Ok(t.namespace())) }
     }
 }
 
@@ -366,9 +351,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_partitioned_topic_name(
     ffi_panic_boundary! {
         // SAFETY: this function's contract is the helper's.
         unsafe {
-            write_topic_text(topic, buf, buf_len, written, |topic| {
-                Ok(topic.partitioned_topic_name())
-            })
+            write_topic_text(topic, buf, buf_len, written, |t| Ok(t.partitioned_topic_name()))
         }
     }
 }
@@ -421,11 +404,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_lookup_name(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         // SAFETY: this function's contract is the helper's.
-        unsafe {
-            write_topic_text(topic, buf, buf_len, written, |topic| {
-                Ok(topic.lookup_name())
-            })
-        }
+        unsafe { write_topic_text(topic, buf, buf_len, written, |t| Ok(t.lookup_name())) }
     }
 }
 
@@ -447,11 +426,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_persistence_naming(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         // SAFETY: this function's contract is the helper's.
-        unsafe {
-            write_topic_text(topic, buf, buf_len, written, |topic| {
-                Ok(topic.persistence_naming())
-            })
-        }
+        unsafe { write_topic_text(topic, buf, buf_len, written, |t| Ok(t.persistence_naming())) }
     }
 }
 
@@ -505,11 +480,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_encoded_local_name(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         // SAFETY: this function's contract is the helper's.
-        unsafe {
-            write_topic_text(topic, buf, buf_len, written, |topic| {
-                Ok(topic.encoded_local_name())
-            })
-        }
+        unsafe { write_topic_text(topic, buf, buf_len, written, |t| Ok(t.encoded_local_name())) }
     }
 }
 
@@ -533,12 +504,8 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_crc32(
     crc_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if topic.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
         let out = try_out!(crc_out);
-        out.write(try_topic!(topic).crc32());
-        pulsar_routing_status::Ok
+        out.ok(try_topic!(topic).crc32())
     }
 }
 
@@ -564,13 +531,9 @@ pub unsafe extern "C" fn pulsar_routing_topic_name_partition_crc32(
     crc_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if topic.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
         let out = try_out!(crc_out);
         let partition = try_ok!(try_topic!(topic).partition(index));
-        out.write(partition.crc32());
-        pulsar_routing_status::Ok
+        out.ok(partition.crc32())
     }
 }
 
@@ -598,8 +561,7 @@ pub unsafe extern "C" fn pulsar_routing_get_partition_index(
     ffi_panic_boundary! {
         let name = try_slice!(name, len);
         let out = try_out!(index_out);
-        out.write(get_partition_index(try_utf8!(name)));
-        pulsar_routing_status::Ok
+        out.ok(get_partition_index(try_utf8!(name)))
     }
 }
 

@@ -6,9 +6,12 @@ use std::hash::{Hash, Hasher};
 
 use numpy::{Element, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pulsar_routing::bundles::{
-    BundleError, BundleLayout, BundleRange, FlowLimits, SplitAlgorithm, TopicLoad,
-    boundary_from_i64, flow_or_qps_equally_divide, parse_boundary as core_parse_boundary,
-    range_equally_divide, specified_positions_divide, topic_count_equally_divide,
+    BundleError, BundleLayout, BundleRange, SplitAlgorithm, boundary_from_i64,
+    parse_boundary as core_parse_boundary,
+};
+use pulsar_routing_owned::bundles::{
+    OwnedBundles, SplitInputs, SplitPoints, Storage, bundle_change, bundle_index,
+    default_layout as owned_default_layout,
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -24,24 +27,14 @@ use crate::topic_name::batch::topic_hashes;
 /// whose hash no bundle owns.
 const NO_BUNDLE: i32 = -1;
 
-/// The default layout for `num_bundles` bundles (`PoliciesUtil.getBundles`).
-/// Java takes an `int`; 0 and negative counts are the broker's error.
+/// The default layout for a Java `int` count of bundles.
 fn default_layout(num_bundles: i32) -> PyResult<BundleLayout<'static>> {
-    let count = u32::try_from(num_bundles).map_err(|_| bundle_error(BundleError::NoBundles))?;
-    BundleLayout::default_for(count).map_err(bundle_error)
+    owned_default_layout(num_bundles).map_err(bundle_error)
 }
 
-/// The bundle of `hash`: the bundle whose range includes it, or, with
-/// `strict`, an error where the broker's lookup throws (`0xffffffff`).
+/// The bundle of `hash` (see `bundle_index`), or `BundleError`.
 fn index_for_hash(layout: &BundleLayout<'_>, hash: u32, strict: bool) -> PyResult<usize> {
-    let index = if strict {
-        layout.bundle_index_for_hash_java(hash)
-    } else {
-        layout
-            .bundle_index_for_hash(hash)
-            .ok_or(BundleError::NoBundleForHash(hash))
-    };
-    index.map_err(bundle_error)
+    bundle_index(layout, hash, strict).map_err(bundle_error)
 }
 
 /// A batch result, one entry per topic, or per partition with
@@ -165,16 +158,6 @@ impl PyBundleRange {
     }
 }
 
-/// A namespace's bundle layout: the default one for a bundle count, or one
-/// from explicit boundaries.
-#[derive(Clone, PartialEq, Eq)]
-enum Layout {
-    /// `PoliciesUtil.getBundles(count)`, which needs no storage.
-    Default(u32),
-    /// Checked boundaries.
-    Explicit(Box<[u32]>),
-}
-
 /// A namespace's bundles (Java's `NamespaceBundles`): `k + 1` sorted
 /// boundaries over the CRC-32 hash space making `k` bundles.
 ///
@@ -186,43 +169,22 @@ enum Layout {
 /// their answers.
 #[pyclass(frozen, module = "pulsar_routing", name = "NamespaceBundles")]
 pub(crate) struct PyNamespaceBundles {
-    layout: Layout,
+    bundles: OwnedBundles,
 }
 
 impl PyNamespaceBundles {
-    /// The core's view of the layout. It was checked when the object was
-    /// made, so checking it again (linear in the number of bundles) passes.
     fn layout(&self) -> PyResult<BundleLayout<'_>> {
-        match &self.layout {
-            Layout::Default(count) => BundleLayout::default_for(*count),
-            Layout::Explicit(boundaries) => BundleLayout::new(boundaries),
-        }
-        .map_err(bundle_error)
+        self.bundles.layout().map_err(bundle_error)
     }
 
-    /// The layout for a batch of `lookups` hashes: an explicit layout gets
-    /// an index in `table` (`BundleLayout::indexed`) when the batch has at
-    /// least as many hashes as the index has words (three per entry): the
-    /// build costs about one lookup per entry, so it has paid for itself by
-    /// then. Answers are the same either way.
     fn layout_for_batch<'t>(
         &'t self,
         table: &'t mut Vec<u32>,
         lookups: usize,
     ) -> PyResult<BundleLayout<'t>> {
-        let layout = self.layout()?;
-        let words = BundleLayout::recommended_index_len(layout.len());
-        if matches!(self.layout, Layout::Explicit(_)) && lookups >= words {
-            table.resize(words, 0);
-            return Ok(layout.indexed(table));
-        }
-        Ok(layout)
-    }
-
-    fn explicit(layout: &BundleLayout<'_>) -> Self {
-        Self {
-            layout: Layout::Explicit(layout.boundaries().collect()),
-        }
+        self.bundles
+            .layout_for_batch(table, lookups)
+            .map_err(bundle_error)
     }
 
     /// The bundle hashes of `topics` (or of their partitions).
@@ -238,46 +200,27 @@ impl PyNamespaceBundles {
         topic_hashes(py, topics, rules, partitions)
     }
 
-    /// Applies an algorithm's answer: a new layout and its new bundles, or
-    /// this one unchanged when there is no split.
+    /// Splits `target`: the new layout as an object, and its new bundles.
     fn apply<'py>(
         slf: &Bound<'py, Self>,
         target: BundleRange,
-        chosen: Option<Vec<i64>>,
+        points: SplitPoints<'_>,
     ) -> PyResult<(Bound<'py, Self>, Vec<PyBundleRange>)> {
-        let Some(mut points) = chosen.filter(|points| !points.is_empty()) else {
-            return Ok((slf.clone(), Vec::new()));
-        };
-        let layout = slf.get().layout()?;
-        let mut out = vec![0; layout.len() + points.len() + 1];
-        let split = layout
-            .split(target, &mut points, &mut out)
+        let (bundles, new_bundles) = slf
+            .get()
+            .bundles
+            .split(target, points)
             .map_err(bundle_error)?;
-        let new_bundles = split.new_bundles().map(PyBundleRange).collect();
-        Ok((
-            Bound::new(slf.py(), Self::explicit(&split.layout))?,
-            new_bundles,
-        ))
+        let new_bundles = new_bundles.into_iter().map(PyBundleRange).collect();
+        Ok((Bound::new(slf.py(), Self { bundles })?, new_bundles))
     }
-}
 
-/// The inputs of the split algorithms, as the broker reads them.
-struct SplitInputs {
-    /// `specified_positions_divide` (and `_force`): the requested positions.
-    positions: Vec<i64>,
-    /// The CRC-32 of every topic the bundle owns.
-    hashes: Vec<u32>,
-    /// `flow_or_qps_equally_divide`: the loads of the topics with stats.
-    loads: Vec<TopicLoad>,
-    limits: FlowLimits,
-}
-
-impl SplitInputs {
+    /// The inputs of the split algorithms, as the broker reads them.
     #[expect(
         clippy::too_many_arguments,
         reason = "one per keyword argument of split()"
     )]
-    fn extract(
+    fn split_inputs(
         py: Python<'_>,
         positions: Option<Vec<i64>>,
         topics: Option<&Bound<'_, PyAny>>,
@@ -286,11 +229,12 @@ impl SplitInputs {
         max_bandwidth_mbytes: Option<i32>,
         threshold_percent: Option<i32>,
         rules: &str,
-    ) -> PyResult<Self> {
+    ) -> PyResult<SplitInputs> {
         let rules = topic_name_rules(rules)?;
-        let hashes = match topics {
-            None => Vec::new(),
-            Some(topics) => topic_hashes(py, topics, rules, None)?
+        let mut inputs = SplitInputs::new(max_msg_rate, max_bandwidth_mbytes, threshold_percent);
+        inputs.positions = positions.unwrap_or_default();
+        if let Some(topics) = topics {
+            inputs.topic_hashes = topic_hashes(py, topics, rules, None)?
                 .into_iter()
                 .enumerate()
                 .map(|(i, hash)| {
@@ -298,72 +242,20 @@ impl SplitInputs {
                         PyTypeError::new_err(format!("topics[{i}] must be a topic name, not None"))
                     })
                 })
-                .collect::<PyResult<Vec<u32>>>()?,
-        };
-        let mut loads = Vec::new();
+                .collect::<PyResult<Vec<u32>>>()?;
+        }
         if let Some(stats) = topic_stats {
             let stats: Vec<Option<[f64; 4]>> = stats.extract()?;
-            if stats.len() != hashes.len() {
+            if stats.len() != inputs.topic_hashes.len() {
                 return Err(PyValueError::new_err(format!(
                     "topic_stats has {} entries for {} topics",
                     stats.len(),
-                    hashes.len()
+                    inputs.topic_hashes.len()
                 )));
             }
-            loads.extend(hashes.iter().zip(stats).filter_map(|(&hash, stats)| {
-                let [
-                    msg_rate_in,
-                    msg_rate_out,
-                    msg_throughput_in,
-                    msg_throughput_out,
-                ] = stats?;
-                Some(TopicLoad {
-                    hash,
-                    msg_rate_in,
-                    msg_rate_out,
-                    msg_throughput_in,
-                    msg_throughput_out,
-                })
-            }));
+            inputs.set_stats(stats);
         }
-        let defaults = FlowLimits::default();
-        Ok(Self {
-            positions: positions.unwrap_or_default(),
-            hashes,
-            loads,
-            limits: FlowLimits {
-                max_msg_rate: max_msg_rate.unwrap_or(defaults.max_msg_rate),
-                max_bandwidth_mbytes: max_bandwidth_mbytes.unwrap_or(defaults.max_bandwidth_mbytes),
-                threshold_percent: threshold_percent.unwrap_or(defaults.threshold_percent),
-            },
-        })
-    }
-
-    /// The algorithm's split points for `target`, or `None` for no split
-    /// (`NamespaceBundleSplitAlgorithm.getSplitBoundary`).
-    fn choose(
-        mut self,
-        algorithm: SplitAlgorithm,
-        target: BundleRange,
-    ) -> Result<Option<Vec<i64>>, BundleError> {
-        let owned_topics = self.hashes.len();
-        Ok(match algorithm {
-            SplitAlgorithm::RangeEquallyDivide => Some(vec![range_equally_divide(target)]),
-            SplitAlgorithm::TopicCountEquallyDivide => {
-                topic_count_equally_divide(&mut self.hashes).map(|point| vec![point])
-            }
-            SplitAlgorithm::SpecifiedPositionsDivide
-            | SplitAlgorithm::SpecifiedPositionsDivideForce => {
-                let force = algorithm == SplitAlgorithm::SpecifiedPositionsDivideForce;
-                specified_positions_divide(target, &mut self.positions, owned_topics, force)?
-                    .map(<[i64]>::to_vec)
-            }
-            SplitAlgorithm::FlowOrQpsEquallyDivide => {
-                let mut out = vec![0; self.loads.len()];
-                flow_or_qps_equally_divide(owned_topics, &mut self.loads, self.limits, &mut out)?
-                    .map(<[i64]>::to_vec)
-            }
-        })
+        Ok(inputs)
     }
 }
 
@@ -375,11 +267,8 @@ impl PyNamespaceBundles {
     #[new]
     #[pyo3(signature = (num_bundles = 4))]
     fn new(num_bundles: i32) -> PyResult<Self> {
-        default_layout(num_bundles)?;
-        Ok(Self {
-            // Positive: checked just above.
-            layout: Layout::Default(num_bundles.unsigned_abs()),
-        })
+        let bundles = OwnedBundles::default_for_int(num_bundles).map_err(bundle_error)?;
+        Ok(Self { bundles })
     }
 
     /// A layout from its boundaries, each an int or a string the broker
@@ -408,10 +297,8 @@ impl PyNamespaceBundles {
             };
             values.push(value.map_err(bundle_error)?);
         }
-        BundleLayout::new(&values).map_err(bundle_error)?;
-        Ok(Self {
-            layout: Layout::Explicit(values.into_boxed_slice()),
-        })
+        let bundles = OwnedBundles::from_boundaries(values).map_err(bundle_error)?;
+        Ok(Self { bundles })
     }
 
     /// The number of bundles.
@@ -532,7 +419,7 @@ impl PyNamespaceBundles {
         self.layout()?
             .validate_bundle(target)
             .map_err(bundle_error)?;
-        let inputs = SplitInputs::extract(
+        let inputs = Self::split_inputs(
             py,
             positions,
             topics,
@@ -601,7 +488,12 @@ impl PyNamespaceBundles {
             threshold_percent,
             rules,
         )?;
-        Self::apply(slf, target, chosen)
+        match chosen {
+            Some(mut points) if !points.is_empty() => {
+                Self::apply(slf, target, SplitPoints::At(&mut points))
+            }
+            _ => Ok((slf.clone(), Vec::new())),
+        }
     }
 
     /// Splits `bundle` into `parts` equal parts (`splitBundles(bundle, n,
@@ -614,18 +506,7 @@ impl PyNamespaceBundles {
         bundle: &Bound<'py, PyAny>,
         parts: u32,
     ) -> PyResult<(Bound<'py, Self>, Vec<PyBundleRange>)> {
-        let target = bundle_arg(bundle)?;
-        let layout = slf.get().layout()?;
-        let needed = layout.len().saturating_add(parts as usize);
-        let mut out = vec![0; needed];
-        let split = layout
-            .split_equally(target, parts, &mut out)
-            .map_err(bundle_error)?;
-        let new_bundles = split.new_bundles().map(PyBundleRange).collect();
-        Ok((
-            Bound::new(slf.py(), Self::explicit(&split.layout))?,
-            new_bundles,
-        ))
+        Self::apply(slf, bundle_arg(bundle)?, SplitPoints::Equally(parts))
     }
 
     /// The bundle index of every topic, as an int32 array: -1 for `None`
@@ -650,20 +531,15 @@ impl PyNamespaceBundles {
         let hashes = self.hashes(py, topics, partitions, rules)?;
         let mut table = Vec::new();
         let layout = self.layout_for_batch(&mut table, hashes.len())?;
+        let index = |hash: &Option<u32>| match hash.map(|h| bundle_index(&layout, h, strict)) {
+            Some(Err(err)) if strict => Err(bundle_error(err)),
+            // A layout has at most 2**31 - 1 bundles: Java's bundle count
+            // is an int.
+            Some(Ok(index)) => Ok(i32::try_from(index).unwrap_or(NO_BUNDLE)),
+            _ => Ok(NO_BUNDLE),
+        };
         let indexes = detach_above(py, hashes.len(), DETACH_MIN_VALUES, || {
-            hashes
-                .iter()
-                .map(|hash| match hash {
-                    None => Ok(NO_BUNDLE),
-                    Some(hash) => match index_for_hash(&layout, *hash, strict) {
-                        // A layout has at most 2**31 - 1 bundles: Java's
-                        // bundle count is an int.
-                        Ok(index) => Ok(i32::try_from(index).unwrap_or(NO_BUNDLE)),
-                        Err(err) if strict => Err(err),
-                        Err(_) => Ok(NO_BUNDLE),
-                    },
-                })
-                .collect::<PyResult<Vec<i32>>>()
+            hashes.iter().map(index).collect::<PyResult<Vec<i32>>>()
         })?;
         shaped(PyArray1::from_vec(py, indexes), partitions)
     }
@@ -716,38 +592,33 @@ impl PyNamespaceBundles {
         let before = self.layout_for_batch(&mut table_before, hashes.len())?;
         let after = after.layout_for_batch(&mut table_after, hashes.len())?;
         let changed = detach_above(py, hashes.len(), DETACH_MIN_VALUES, || {
-            let mut changes = before.compare(&after, hashes.iter().flatten().copied());
+            let changed = |hash: u32| bundle_change(&before, &after, hash).changed;
             hashes
                 .iter()
-                .map(|hash| hash.is_some() && changes.next().is_some_and(|c| c.changed()))
+                .map(|hash| hash.is_some_and(changed))
                 .collect::<Vec<bool>>()
         });
         shaped(PyArray1::from_vec(py, changed), partitions)
     }
 
-    fn __eq__(&self, other: &Self) -> PyResult<bool> {
-        if self.layout == other.layout {
-            return Ok(true);
-        }
-        Ok(self.layout()?.boundaries().eq(other.layout()?.boundaries()))
+    fn __eq__(&self, other: &Self) -> bool {
+        self.bundles == other.bundles
     }
 
-    fn __hash__(&self) -> PyResult<u64> {
+    fn __hash__(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
-        for boundary in self.layout()?.boundaries() {
-            boundary.hash(&mut hasher);
-        }
-        Ok(hasher.finish())
+        self.bundles.hash(&mut hasher);
+        hasher.finish()
     }
 
-    fn __repr__(&self) -> PyResult<String> {
-        Ok(match &self.layout {
-            Layout::Default(count) => format!("NamespaceBundles({count})"),
-            Layout::Explicit(boundaries) => {
+    fn __repr__(&self) -> String {
+        match self.bundles.storage() {
+            Storage::Default(count) => format!("NamespaceBundles({count})"),
+            Storage::Explicit(boundaries) => {
                 let hex: Vec<String> = boundaries.iter().map(|b| format!("'0x{b:08x}'")).collect();
                 format!("NamespaceBundles.from_boundaries([{}])", hex.join(", "))
             }
-        })
+        }
     }
 
     /// Pickling: the constructor and its argument.
@@ -756,9 +627,9 @@ impl PyNamespaceBundles {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let class = slf.get_type().into_any();
-        match &slf.get().layout {
-            Layout::Default(count) => Ok((class, PyTuple::new(py, [*count])?)),
-            Layout::Explicit(boundaries) => Ok((
+        match slf.get().bundles.storage() {
+            Storage::Default(count) => Ok((class, PyTuple::new(py, [*count])?)),
+            Storage::Explicit(boundaries) => Ok((
                 class.getattr("from_boundaries")?,
                 PyTuple::new(py, [PyList::new(py, boundaries.iter())?])?,
             )),

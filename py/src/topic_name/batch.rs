@@ -4,6 +4,7 @@
 
 use pulsar_routing::PartitionCount;
 use pulsar_routing::topic_name::{TopicName, TopicNameRules};
+use pulsar_routing_owned::topic_name::{partition_hashes, per_partition};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -102,20 +103,8 @@ pub(crate) fn topic_hashes(
             &TopicHashes::new(rules, |topic| Ok(topic.crc32())),
         );
     };
-    // A partition count is below 2**31, so every index is an int.
-    let per_topic = n.get() as usize;
     let batch = TopicHashes::new(rules, |topic| {
-        (0..n.get() as i32)
-            .map(|index| Ok(topic.partition(index).map_err(topic_name_error)?.crc32()))
-            .collect::<PyResult<Box<[u32]>>>()
+        partition_hashes(&topic, n).map_err(topic_name_error)
     });
-    let by_topic = map_keys(py, topics, &batch)?;
-    let mut hashes = Vec::with_capacity(by_topic.len().saturating_mul(per_topic));
-    for topic in by_topic {
-        match topic {
-            None => hashes.extend(std::iter::repeat_n(None, per_topic)),
-            Some(partitions) => hashes.extend(partitions.iter().copied().map(Some)),
-        }
-    }
-    Ok(hashes)
+    Ok(per_partition(map_keys(py, topics, &batch)?, n))
 }

@@ -3,6 +3,7 @@
 pub(crate) mod batch;
 
 use pulsar_routing::topic_name::{TopicName, TopicNameRules};
+use pulsar_routing_owned::topic_name::OwnedTopicName;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
@@ -17,29 +18,18 @@ use crate::errors::{rules_name, topic_name_error, topic_name_rules};
 /// canonical name (Java's `toString()`), the text the broker hashes to find
 /// the topic's bundle. Two names are equal when their canonical names are.
 #[pyclass(frozen, module = "pulsar_routing", name = "TopicName")]
-pub(crate) struct PyTopicName {
-    /// The text as given; the core's `TopicName` borrows it, so it is parsed
-    /// again (a few dozen nanoseconds) for each accessor.
-    input: Box<str>,
-    rules: TopicNameRules,
-    /// `toString()`, kept for `str()`, equality and hashing.
-    canonical: Box<str>,
-}
+pub(crate) struct PyTopicName(OwnedTopicName);
 
 impl PyTopicName {
     pub(crate) fn parse(name: &str, rules: TopicNameRules) -> PyResult<Self> {
-        let topic = TopicName::parse_with(name, rules).map_err(topic_name_error)?;
-        Ok(Self {
-            canonical: topic.to_string().into_boxed_str(),
-            input: name.into(),
-            rules,
-        })
+        OwnedTopicName::parse(name, rules)
+            .map(Self)
+            .map_err(topic_name_error)
     }
 
-    /// The core's view of the name. It parsed when the object was made, so
-    /// it parses again the same way.
+    /// The core's view of the name (parsed again).
     pub(crate) fn parsed(&self) -> PyResult<TopicName<'_>> {
-        TopicName::parse_with(&self.input, self.rules).map_err(topic_name_error)
+        self.0.parsed().map_err(topic_name_error)
     }
 }
 
@@ -156,7 +146,7 @@ impl PyTopicName {
     /// The rules the name was parsed with: `"v4"` or `"master"`.
     #[getter]
     fn rules(&self) -> &'static str {
-        rules_name(self.rules)
+        rules_name(self.0.rules())
     }
 
     /// The name of partition `index` (Java's `getPartition(index)`):
@@ -171,24 +161,24 @@ impl PyTopicName {
     }
 
     fn __str__(&self) -> &str {
-        &self.canonical
+        self.0.canonical()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let name = PyString::new(py, &self.canonical).repr()?;
-        Ok(match self.rules {
+        let name = PyString::new(py, self.0.canonical()).repr()?;
+        Ok(match self.0.rules() {
             TopicNameRules::V4 => format!("TopicName({name})"),
             TopicNameRules::Master => format!("TopicName({name}, rules='master')"),
         })
     }
 
     fn __eq__(&self, other: &Self) -> bool {
-        self.canonical == other.canonical
+        self.0.canonical() == other.0.canonical()
     }
 
     /// The hash of the canonical name as a `str`.
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-        PyString::new(py, &self.canonical).hash()
+        PyString::new(py, self.0.canonical()).hash()
     }
 
     /// Pickling: the text as given, and the rules.
@@ -197,8 +187,8 @@ impl PyTopicName {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
         let kwargs = PyDict::new(py);
-        kwargs.set_item("rules", rules_name(self.rules))?;
-        Ok((PyTuple::new(py, [&*self.input])?, kwargs))
+        kwargs.set_item("rules", rules_name(self.0.rules()))?;
+        Ok((PyTuple::new(py, [self.0.input()])?, kwargs))
     }
 }
 
