@@ -26,3 +26,4 @@ pub mod batch;
 pub mod key_counts;
 pub mod key_shared;
 pub mod lookup;
+pub mod sender;
