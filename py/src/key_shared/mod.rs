@@ -17,10 +17,10 @@ use std::sync::{PoisonError, RwLock, TryLockError};
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pulsar_routing::key_shared::{
-    AnySelector, Assignment, ExclusiveMode, HashRange, Impact, KeyHashRange, MessageKeys,
-    SelectorKind, UnknownSelectorKind,
+    Assignment, ExclusiveMode, HashRange, Impact, KeyHashRange, MessageKeys, SelectorKind,
+    UnknownSelectorKind,
 };
-use pulsar_routing_owned::key_shared::{Error, Selector};
+use pulsar_routing_owned::key_shared::{Error, Selector, key_hash_range};
 use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -135,19 +135,25 @@ fn selector_error(py: Python<'_>, e: Error) -> PyErr {
     }
 }
 
-/// A selector shared between threads, and its (fixed) key hash range.
+/// A selector shared between threads, and its (fixed) key hash range and
+/// kind.
 struct Shared {
     lock: RwLock<Selector>,
     range: KeyHashRange,
+    kind: SelectorKind,
 }
 
 impl Shared {
     fn new(py: Python<'_>, made: Result<Selector, Error>) -> PyResult<Self> {
-        let core = made.map_err(|e| selector_error(py, e))?;
-        Ok(Self {
+        made.map(Self::of).map_err(|e| selector_error(py, e))
+    }
+
+    fn of(core: Selector) -> Self {
+        Self {
             range: core.key_hash_range(),
+            kind: core.kind(),
             lock: RwLock::new(core),
-        })
+        }
     }
 
     /// Runs `f` under the read lock. Uncontended, the GIL stays held; when a
@@ -179,17 +185,24 @@ impl Shared {
         }
     }
 
-    fn snapshot(&self, py: Python<'_>) -> Selector {
-        self.read(py, Selector::clone)
-    }
-
+    /// Adds a consumer; only an exclusive selector (of the Python class
+    /// `class`) takes declared ranges.
     fn add(
         &self,
         py: Python<'_>,
+        class: &str,
         consumer_id: &Bound<'_, PyAny>,
         name: &Bound<'_, PyString>,
-        ranges: Option<Vec<HashRange>>,
+        ranges: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyImpact> {
+        let ranges = match ranges {
+            Some(_) if self.kind != SelectorKind::Exclusive => {
+                return Err(PyTypeError::new_err(format!(
+                    "{class} takes no ranges: only an ExclusiveSelector (STICKY mode) has declared ranges"
+                )));
+            }
+            ranges => ranges.map(ranges_arg).transpose()?,
+        };
         let consumer = consumer_id_arg(consumer_id)?;
         let name = JavaString::new(name)?;
         let name = name.utf8();
@@ -324,23 +337,30 @@ fn slot_array(py: Python<'_>, slots: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     Ok(out)
 }
 
-fn no_ranges_here(kind: &str) -> PyErr {
-    PyTypeError::new_err(format!(
-        "{kind} takes no ranges: only an ExclusiveSelector (STICKY mode) has declared ranges"
-    ))
-}
-
 /// The key hash range of a `Range`-like Python tuple.
 const fn range_tuple(range: KeyHashRange) -> (u32, u32) {
     (range.start(), range.end())
 }
 
-/// The methods every selector class has, with one body each.
+/// The methods every selector class has, with one body each; the class's
+/// Python name, and the docs of its `add`, come first.
 macro_rules! selector_methods {
-    ($class:ident, { $($extra:tt)* }) => {
+    ($class:ident, $name:literal, { $(#[$add_doc:meta])* add; $($extra:tt)* }) => {
         #[pymethods]
         impl $class {
             $($extra)*
+
+            $(#[$add_doc])*
+            #[pyo3(signature = (consumer_id, name, ranges = None))]
+            fn add(
+                &self,
+                py: Python<'_>,
+                consumer_id: &Bound<'_, PyAny>,
+                name: &Bound<'_, PyString>,
+                ranges: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<PyImpact> {
+                self.state.add(py, $name, consumer_id, name, ranges)
+            }
 
             /// Removes a consumer and returns what moved; an unknown consumer
             /// is a no-op with an empty impact, as in the broker.
@@ -429,10 +449,7 @@ macro_rules! selector_methods {
             /// An independent selector with the same consumers and history.
             fn copy(&self, py: Python<'_>) -> Self {
                 Self {
-                    state: Shared {
-                        lock: RwLock::new(self.state.snapshot(py)),
-                        range: self.state.range,
-                    },
+                    state: Shared::of(self.state.read(py, Selector::clone)),
                     ..*self
                 }
             }
@@ -464,7 +481,15 @@ pub(crate) struct PyAutoSplitSelector {
     range_size: i32,
 }
 
-selector_methods!(PyAutoSplitSelector, {
+selector_methods!(PyAutoSplitSelector, "AutoSplitSelector", {
+    /// Adds a consumer and returns what moved. `name` does not matter to this
+    /// selector; `ranges` must be None.
+    ///
+    /// Raises `ConsumerAssignError` with the broker's "No more range can
+    /// assigned to new consumer, assigned consumers N" when every range is
+    /// one slot wide, or when the id is already in the selector.
+    add;
+
     #[new]
     #[pyo3(signature = (range_size = 65536))]
     fn new(py: Python<'_>, range_size: i32) -> PyResult<Self> {
@@ -472,26 +497,6 @@ selector_methods!(PyAutoSplitSelector, {
             state: Shared::new(py, Selector::auto_split(range_size))?,
             range_size,
         })
-    }
-
-    /// Adds a consumer and returns what moved. `name` does not matter to this
-    /// selector; `ranges` must be None.
-    ///
-    /// Raises `ConsumerAssignError` with the broker's "No more range can
-    /// assigned to new consumer, assigned consumers N" when every range is
-    /// one slot wide, or when the id is already in the selector.
-    #[pyo3(signature = (consumer_id, name, ranges = None))]
-    fn add(
-        &self,
-        py: Python<'_>,
-        consumer_id: &Bound<'_, PyAny>,
-        name: &Bound<'_, PyString>,
-        ranges: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyImpact> {
-        if ranges.is_some() {
-            return Err(no_ranges_here("AutoSplitSelector"));
-        }
-        self.state.add(py, consumer_id, name, None)
     }
 
     /// The range size (a power of two; 65536 in the broker).
@@ -525,7 +530,13 @@ pub(crate) struct PyConsistentHashingSelector {
     range_max: u32,
 }
 
-selector_methods!(PyConsistentHashingSelector, {
+selector_methods!(PyConsistentHashingSelector, "ConsistentHashingSelector", {
+    /// Adds a consumer and returns what moved (only the new consumer gains).
+    /// `name` is hashed as its UTF-8 bytes; `ranges` must be None. Raises
+    /// `ConsumerAssignError` when the id is already in the selector (the
+    /// broker's add never fails).
+    add;
+
     #[new]
     #[pyo3(signature = (points = 100, range_max = 65535))]
     fn new(py: Python<'_>, points: u32, range_max: i64) -> PyResult<Self> {
@@ -536,24 +547,6 @@ selector_methods!(PyConsistentHashingSelector, {
             points,
             range_max,
         })
-    }
-
-    /// Adds a consumer and returns what moved (only the new consumer gains).
-    /// `name` is hashed as its UTF-8 bytes; `ranges` must be None. Raises
-    /// `ConsumerAssignError` when the id is already in the selector (the
-    /// broker's add never fails).
-    #[pyo3(signature = (consumer_id, name, ranges = None))]
-    fn add(
-        &self,
-        py: Python<'_>,
-        consumer_id: &Bound<'_, PyAny>,
-        name: &Bound<'_, PyString>,
-        ranges: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyImpact> {
-        if ranges.is_some() {
-            return Err(no_ranges_here("ConsistentHashingSelector"));
-        }
-        self.state.add(py, consumer_id, name, None)
     }
 
     /// Ring points per consumer.
@@ -574,10 +567,9 @@ selector_methods!(PyConsistentHashingSelector, {
     #[pyo3(signature = (consumer_id, /))]
     fn name_index(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self.state.read(py, |core| match &**core {
-            AnySelector::ConsistentHashing(sel) => sel.name_index(consumer),
-            _ => None,
-        }))
+        Ok(self
+            .state
+            .read(py, |core| core.ring_of(consumer).ok()?.name_index(consumer)))
     }
 
     /// The consumer's ring points for point indexes 0..points-1 (empty for
@@ -589,9 +581,9 @@ selector_methods!(PyConsistentHashingSelector, {
         consumer_id: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<u32>> {
         let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self.state.read(py, |core| match &**core {
-            AnySelector::ConsistentHashing(sel) => sel.consumer_points(consumer).collect(),
-            _ => Vec::new(),
+        Ok(self.state.read(py, |core| match core.ring_of(consumer) {
+            Ok(ring) => ring.consumer_points(consumer).collect(),
+            Err(_) => Vec::new(),
         }))
     }
 
@@ -618,7 +610,19 @@ pub(crate) struct PyExclusiveSelector {
     legacy: bool,
 }
 
-selector_methods!(PyExclusiveSelector, {
+selector_methods!(PyExclusiveSelector, "ExclusiveSelector", {
+    /// Adds a consumer with its declared `ranges` (`(start, end)` pairs,
+    /// inclusive; None stands for a consumer that sent no KeySharedMeta) and
+    /// returns the slots it took: its ranges clipped to `[0, 65535]` (the
+    /// broker reports none; this is what moved). The broker checks no bounds; the client
+    /// does (`validate_sticky_ranges`).
+    ///
+    /// Raises `ConsumerAssignError` with the broker's message: no meta, no
+    /// range, start > end, overlapping own ranges, a conflict with another
+    /// consumer ("Range conflict with consumer Consumer{consumerId=N}"; the
+    /// broker prints more of the consumer), or an id already present.
+    add;
+
     #[new]
     #[pyo3(signature = (*, legacy = false))]
     fn new(py: Python<'_>, legacy: bool) -> PyResult<Self> {
@@ -631,28 +635,6 @@ selector_methods!(PyExclusiveSelector, {
             state: Shared::new(py, Selector::exclusive(mode))?,
             legacy,
         })
-    }
-
-    /// Adds a consumer with its declared `ranges` (`(start, end)` pairs,
-    /// inclusive; None stands for a consumer that sent no KeySharedMeta) and
-    /// returns the slots it took: its ranges clipped to `[0, 65535]` (the
-    /// broker reports none; this is what moved). The broker checks no bounds; the client
-    /// does (`validate_sticky_ranges`).
-    ///
-    /// Raises `ConsumerAssignError` with the broker's message: no meta, no
-    /// range, start > end, overlapping own ranges, a conflict with another
-    /// consumer ("Range conflict with consumer Consumer{consumerId=N}"; the
-    /// broker prints more of the consumer), or an id already present.
-    #[pyo3(signature = (consumer_id, name, ranges = None))]
-    fn add(
-        &self,
-        py: Python<'_>,
-        consumer_id: &Bound<'_, PyAny>,
-        name: &Bound<'_, PyString>,
-        ranges: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyImpact> {
-        let ranges = ranges.map(ranges_arg).transpose()?;
-        self.state.add(py, consumer_id, name, ranges)
     }
 
     /// True with the rules before PR #24730.
@@ -678,14 +660,21 @@ fn selector_range(py: Python<'_>, selector: &Bound<'_, PyAny>) -> PyResult<KeyHa
             .map(SelectorKind::key_hash_range)
             .map_err(|e: UnknownSelectorKind| e.into_py_exception(py));
     }
-    if let Ok(s) = selector.cast::<PyAutoSplitSelector>() {
-        return Ok(s.get().state.range);
-    }
-    if let Ok(s) = selector.cast::<PyConsistentHashingSelector>() {
-        return Ok(s.get().state.range);
-    }
-    if let Ok(s) = selector.cast::<PyExclusiveSelector>() {
-        return Ok(s.get().state.range);
+    let range = (selector
+        .cast::<PyAutoSplitSelector>()
+        .map(|s| s.get().state.range))
+    .or_else(|_| {
+        selector
+            .cast::<PyConsistentHashingSelector>()
+            .map(|s| s.get().state.range)
+    })
+    .or_else(|_| {
+        selector
+            .cast::<PyExclusiveSelector>()
+            .map(|s| s.get().state.range)
+    });
+    if let Ok(range) = range {
+        return Ok(range);
     }
     Err(PyTypeError::new_err(format!(
         "selector must be \"auto_split\", \"consistent_hashing\", \"exclusive\" or a selector, not {}",
@@ -817,8 +806,7 @@ pub(crate) fn ring_point(
     i: u32,
     range_max: i64,
 ) -> PyResult<u32> {
-    let range_max = u32::try_from(range_max.max(0)).unwrap_or(u32::MAX);
-    let range = KeyHashRange::new(1, range_max).map_err(|e| e.into_py_exception(py))?;
+    let range = key_hash_range(1, range_max).map_err(|e| e.into_py_exception(py))?;
     let name = text_or_bytes(name)?;
     Ok(pulsar_routing::key_shared::ring_point(
         &name, name_index, i, range,
