@@ -15,6 +15,7 @@ use pulsar_routing_owned::sender::{MetadataEvent, SenderGate, by_code};
 
 use crate::error::{pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, free_box, to_boxed_mut_ptr, write_display};
+use crate::key_shared::put;
 
 /// A connection state: one of the `PULSAR_ROUTING_CONNECTION_STATE_*`
 /// values.
@@ -229,7 +230,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_config_default(
     ffi_panic_boundary! {
         let out = try_out!(config_out);
         let d = SenderConfig::default();
-        out.write(pulsar_routing_sender_config {
+        put(out, pulsar_routing_sender_config {
             max_in_flight: i64::from(d.max_in_flight()),
             enable_idempotence: d.idempotence(),
             reconnect_backoff_ms: d.reconnect_backoff().initial_ms(),
@@ -237,8 +238,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_config_default(
             metadata_max_age_ms: d.metadata_max_age_ms(),
             retry_backoff_ms: d.refresh_backoff().initial_ms(),
             retry_backoff_max_ms: d.refresh_backoff().max_ms(),
-        });
-        pulsar_routing_status::Ok
+        })
     }
 }
 
@@ -276,8 +276,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_new(
             .with_reconnect_backoff(config.reconnect_backoff_ms, config.reconnect_backoff_max_ms)
             .with_metadata_max_age(config.metadata_max_age_ms)
             .with_retry_backoff(config.retry_backoff_ms, config.retry_backoff_max_ms);
-        out.write(to_boxed_mut_ptr(try_ok!(SenderGate::new(core_config, ids.iter().copied()))));
-        pulsar_routing_status::Ok
+        put(out, to_boxed_mut_ptr(try_ok!(SenderGate::new(core_config, ids.iter().copied()))))
     }
 }
 
@@ -315,8 +314,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_ready(
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
         let out = try_out!(readiness_out);
-        out.write(readiness_to_c(&g.ready(NodeId(node), now_ms)));
-        pulsar_routing_status::Ok
+        put(out, readiness_to_c(&g.ready(NodeId(node), now_ms)))
     }
 }
 
@@ -338,8 +336,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_check(
     ffi_panic_boundary! {
         let g = try_box_ref!(gate);
         let out = try_out!(readiness_out);
-        out.write(readiness_to_c(&g.check(NodeId(node), now_ms)));
-        pulsar_routing_status::Ok
+        put(out, readiness_to_c(&g.check(NodeId(node), now_ms)))
     }
 }
 
@@ -379,8 +376,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_filter_ready(
                 *slot = readiness_to_c(r);
             }
         });
-        kept_out.write(kept);
-        pulsar_routing_status::Ok
+        put(kept_out, kept)
     }
 }
 
@@ -554,9 +550,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_time_to_next_metadata_update
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_ref!(gate);
-        let out = try_out!(ms_out);
-        out.write(g.time_to_next_metadata_update(now_ms));
-        pulsar_routing_status::Ok
+        put(try_out!(ms_out), g.time_to_next_metadata_update(now_ms))
     }
 }
 
@@ -577,9 +571,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_counters(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_ref!(gate);
-        let out = try_out!(counters_out);
-        out.write(counters_to_c(g.counters(now_ms)));
-        pulsar_routing_status::Ok
+        put(try_out!(counters_out), counters_to_c(g.counters(now_ms)))
     }
 }
 
@@ -705,9 +697,7 @@ pub unsafe extern "C" fn pulsar_routing_pending_queue_pending(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let q = try_inline_ref!(queue);
-        let out = try_out!(pending_out);
-        out.write(q.pending());
-        pulsar_routing_status::Ok
+        put(try_out!(pending_out), q.pending())
     }
 }
 
@@ -728,7 +718,6 @@ pub unsafe extern "C" fn pulsar_routing_required_max_pending_messages(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(messages_out);
-        out.write(required_max_pending_messages(peak_rate_per_sec, reconnect_window_ms));
-        pulsar_routing_status::Ok
+        put(out, required_max_pending_messages(peak_rate_per_sec, reconnect_window_ms))
     }
 }

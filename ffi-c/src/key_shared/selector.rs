@@ -698,8 +698,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_remove(
     ffi_panic_boundary! {
         let selector = try_box_mut!(selector);
         selector.inner.remove(consumer);
-        selector.last_error = None;
-        pulsar_routing_status::Ok
+        selector.record(Ok(()))
     }
 }
 

@@ -48,15 +48,11 @@ pub struct pulsar_routing_message_keys {
 /// # Safety
 /// A non-NULL `data` points to `len` bytes unchanged during `'a`.
 unsafe fn optional<'a>(s: pulsar_routing_str) -> Result<Option<&'a [u8]>, pulsar_routing_status> {
-    if s.data.is_null() {
-        if s.len == 0 {
-            Ok(None)
-        } else {
-            Err(pulsar_routing_status::NullParameter)
-        }
-    } else {
+    match (s.data.is_null(), s.len) {
+        (true, 0) => Ok(None),
+        (true, _) => Err(pulsar_routing_status::NullParameter),
         // SAFETY: this function's contract.
-        Ok(unsafe { s.bytes() })
+        (false, _) => Ok(unsafe { s.bytes() }),
     }
 }
 
@@ -84,33 +80,21 @@ impl pulsar_routing_message_keys {
     }
 }
 
-/// The checked fields behind a `*const pulsar_routing_message_keys`:
+/// The sticky key of the message whose fields `ptr` points to:
 /// NULL_PARAMETER for a NULL pointer or a NULL field with a length.
 ///
 /// # Safety
 /// `ptr` is NULL or points to a readable struct whose non-NULL fields point
 /// to their `len` bytes, all unchanged during `'a`.
-pub(crate) unsafe fn read_message_keys<'a>(
-    ptr: *const pulsar_routing_message_keys,
-) -> Result<MessageKeys<'a>, pulsar_routing_status> {
-    // SAFETY: this function's contract.
-    match unsafe { ptr.as_ref() } {
-        // SAFETY: this function's contract on the fields.
-        Some(keys) => unsafe { keys.to_core() },
-        None => Err(pulsar_routing_status::NullParameter),
-    }
-}
-
-/// The sticky key of the message whose fields `ptr` points to:
-/// NULL_PARAMETER for a NULL pointer or a NULL field with a length.
-///
-/// # Safety
-/// As for [`read_message_keys`].
 pub(crate) unsafe fn read_sticky_key<'a>(
     ptr: *const pulsar_routing_message_keys,
 ) -> Result<StickyKey<'a>, pulsar_routing_status> {
     // SAFETY: this function's contract.
-    unsafe { read_message_keys(ptr) }.map(|keys| keys.sticky_key())
+    match unsafe { ptr.as_ref() } {
+        // SAFETY: this function's contract on the fields.
+        Some(keys) => unsafe { keys.to_core() }.map(|keys| keys.sticky_key()),
+        None => Err(pulsar_routing_status::NullParameter),
+    }
 }
 
 /// Writes the slot of the `len` key bytes at `key` in the range `range`

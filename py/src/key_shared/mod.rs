@@ -12,13 +12,11 @@
 mod batch;
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::sync::{PoisonError, RwLock, TryLockError};
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pulsar_routing::key_shared::{
-    Assignment, ExclusiveMode, HashRange, Impact, KeyHashRange, MessageKeys, SelectorKind,
-    UnknownSelectorKind,
+    ExclusiveMode, HashRange, Impact, KeyHashRange, MessageKeys, SelectorKind, UnknownSelectorKind,
 };
 use pulsar_routing_owned::key_shared::{Error, Selector, key_hash_range};
 use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError};
@@ -53,22 +51,14 @@ fn group(pairs: impl Iterator<Item = (u64, HashRange)>) -> RangeMap {
 
 /// Python's repr of a `RangeMap`: `{1: [(0, 32768)], 2: [(32769, 65536)]}`.
 fn repr_ranges(map: &RangeMap) -> String {
-    let mut out = String::from("{");
-    for (i, (consumer, ranges)) in map.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        let _ = write!(out, "{consumer}: [");
-        for (j, (start, end)) in ranges.iter().enumerate() {
-            if j > 0 {
-                out.push_str(", ");
-            }
-            let _ = write!(out, "({start}, {end})");
-        }
-        out.push(']');
-    }
-    out.push('}');
-    out
+    let entries: Vec<String> = map
+        .iter()
+        .map(|(consumer, ranges)| {
+            let ranges: Vec<String> = ranges.iter().map(|(s, e)| format!("({s}, {e})")).collect();
+            format!("{consumer}: [{}]", ranges.join(", "))
+        })
+        .collect();
+    format!("{{{}}}", entries.join(", "))
 }
 
 /// What one add or remove moved: the ranges each consumer lost and gained.
@@ -214,43 +204,21 @@ impl Shared {
         .map_err(|e| selector_error(py, e))
     }
 
-    fn remove(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<PyImpact> {
-        let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self.write(py, |core| PyImpact::of(core.remove(consumer))))
-    }
-
-    fn select_keys<'py>(
-        &self,
-        py: Python<'py>,
-        keys: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let slots = slots_for_keys(py, keys, self.range)?;
-        Ok(PyArray1::from_vec(py, self.lookup(py, &slots)))
-    }
-
-    fn select_slots<'py>(
-        &self,
-        py: Python<'py>,
-        slots: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let slots = slot_array(py, slots)?;
-        Ok(PyArray1::from_vec(py, self.lookup(py, &slots)))
-    }
-
-    /// The consumer of every slot, -1 for none; the GIL is released for
-    /// long inputs.
-    fn lookup(&self, py: Python<'_>, slots: &[u32]) -> Vec<i64> {
+    /// The consumer of every slot as an int64 array, -1 for none; the GIL
+    /// is released for long inputs.
+    fn lookup<'py>(&self, py: Python<'py>, slots: &[u32]) -> Bound<'py, PyArray1<i64>> {
         let select_all = |core: &Selector| -> Vec<i64> {
             slots
                 .iter()
                 .map(|&slot| core.select(slot).map_or(NO_CONSUMER, id_out))
                 .collect()
         };
-        if slots.len() >= DETACH_MIN_SLOTS {
+        let consumers = if slots.len() >= DETACH_MIN_SLOTS {
             py.detach(|| self.read_blocking(select_all))
         } else {
             self.read(py, select_all)
-        }
+        };
+        PyArray1::from_vec(py, consumers)
     }
 }
 
@@ -366,7 +334,8 @@ macro_rules! selector_methods {
             /// is a no-op with an empty impact, as in the broker.
             #[pyo3(signature = (consumer_id))]
             fn remove(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<PyImpact> {
-                self.state.remove(py, consumer_id)
+                let consumer = consumer_id_arg(consumer_id)?;
+                Ok(self.state.write(py, |core| PyImpact::of(core.remove(consumer))))
             }
 
             /// The consumer of a slot (a sticky key hash in this selector's
@@ -380,8 +349,7 @@ macro_rules! selector_methods {
             /// its bytes), or None.
             #[pyo3(signature = (key, /))]
             fn select_key(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
-                let range = self.state.range;
-                let slot = crate::buffers::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))?;
+                let slot = self.sticky_key_hash(py, key)?;
                 Ok(self.state.read(py, |core| core.select(slot)))
             }
 
@@ -397,7 +365,7 @@ macro_rules! selector_methods {
                 py: Python<'py>,
                 keys: &Bound<'py, PyAny>,
             ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-                self.state.select_keys(py, keys)
+                Ok(self.state.lookup(py, &slots_for_keys(py, keys, self.state.range)?))
             }
 
             /// The consumer of every slot of a sequence or array of ints, as
@@ -408,22 +376,18 @@ macro_rules! selector_methods {
                 py: Python<'py>,
                 slots: &Bound<'py, PyAny>,
             ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-                self.state.select_slots(py, slots)
+                Ok(self.state.lookup(py, &slot_array(py, slots)?))
             }
 
             /// The broker's snapshot: `(start, end, consumer_id)` in slot order.
             fn assignments(&self, py: Python<'_>) -> Vec<(i32, i32, u64)> {
-                let assignments: Vec<Assignment> =
-                    self.state.read(py, |core| core.assignments().collect());
-                assignments.iter().map(Assignment::as_tuple).collect()
+                self.state.read(py, |core| core.assignments().map(|a| a.as_tuple()).collect())
             }
 
             /// Each consumer's ranges as the broker's stats report them
             /// (`getConsumerKeyHashRanges`), keyed by consumer id.
             fn ranges_by_consumer(&self, py: Python<'_>) -> RangeMap {
-                let ranges: Vec<Assignment> =
-                    self.state.read(py, |core| core.consumer_ranges().collect());
-                group(ranges.iter().map(|a| (a.consumer, a.range)))
+                self.state.read(py, |core| group(core.consumer_ranges().map(|a| (a.consumer, a.range))))
             }
 
             /// The consumer ids, ascending.
