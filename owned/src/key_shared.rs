@@ -9,6 +9,11 @@
 //! capacity error is then returned), or when memory runs out
 //! ([`Error::OutOfMemory`], never an abort). [`Selector::reserve`] makes
 //! room ahead of time, so that later adds allocate nothing.
+//!
+//! Two checks the bindings would otherwise each write: [`Selector::ring_of`]
+//! finds the consistent-hashing ring a consumer's points and name index
+//! come from, and [`key_hash_range`] checks a key hash range given as a
+//! binding's integers.
 
 use core::fmt;
 use core::ops::Deref;
