@@ -7,13 +7,15 @@
 //! table); every other function allocates nothing.
 
 use pulsar_routing_core::sender::{
-    ConnectionEvent, ConnectionState, Jitter, MaxPendingMessagesNegative, NodeId, NodeState,
-    PendingQueue, ProduceOutcome, QueueFull, Readiness, Reason, SenderConfig, SenderConfigError,
-    SenderCounters, SenderError, SenderGate, check_nodes, required_max_pending_messages,
+    ConnectionEvent, ConnectionState, Jitter, MaxPendingMessagesNegative, NodeId, PendingQueue,
+    ProduceOutcome, QueueFull, Readiness, Reason, SenderConfig, SenderConfigError, SenderCounters,
+    SenderError, required_max_pending_messages,
 };
+use pulsar_routing_owned::sender::{MetadataEvent, SenderGate, by_code};
 
 use crate::error::{pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, free_box, to_boxed_mut_ptr, write_display};
+use crate::key_shared::put;
 
 /// A connection state: one of the `PULSAR_ROUTING_CONNECTION_STATE_*`
 /// values.
@@ -142,14 +144,8 @@ pub struct pulsar_routing_sender_gate {
     _private: [u8; 0],
 }
 
-/// The gate and the node storage the core borrows on each call.
-pub(crate) struct GateWithNodes {
-    gate: SenderGate,
-    nodes: Vec<NodeState>,
-}
-
 impl BoxCastable for pulsar_routing_sender_gate {
-    type RustType = GateWithNodes;
+    type RustType = SenderGate;
 }
 
 /// A Pulsar producer's pending-message queue (`maxPendingMessages`,
@@ -163,15 +159,11 @@ pub struct pulsar_routing_pending_queue {
 
 inline_castable!(pulsar_routing_pending_queue => PendingQueue);
 
-fn state_to_c(s: ConnectionState) -> pulsar_routing_connection_state {
-    s as u32
-}
-
 fn readiness_to_c(r: &Readiness) -> pulsar_routing_readiness {
     pulsar_routing_readiness {
         node: r.node.0,
         reason: r.reason as u32,
-        state: state_to_c(r.state),
+        state: r.state as u32,
         in_flight: r.in_flight,
         max_in_flight: r.max_in_flight,
         metadata_age_ms: r.metadata_age_ms,
@@ -183,8 +175,8 @@ fn readiness_to_c(r: &Readiness) -> pulsar_routing_readiness {
 fn readiness_from_c(r: &pulsar_routing_readiness) -> Option<Readiness> {
     Some(Readiness {
         node: NodeId(r.node),
-        reason: *Reason::ALL.get(usize::try_from(r.reason).ok()?)?,
-        state: *ConnectionState::ALL.get(usize::try_from(r.state).ok()?)?,
+        reason: by_code(&Reason::ALL, r.reason)?,
+        state: by_code(&ConnectionState::ALL, r.state)?,
         in_flight: r.in_flight,
         max_in_flight: r.max_in_flight,
         metadata_age_ms: r.metadata_age_ms,
@@ -200,14 +192,6 @@ fn counters_to_c(c: SenderCounters) -> pulsar_routing_sender_counters {
         in_flight_requests_count: c.in_flight_requests_count,
         metadata_age_ms: c.metadata_age_ms,
     }
-}
-
-fn event_from_c(e: pulsar_routing_connection_event) -> Option<ConnectionEvent> {
-    ConnectionEvent::ALL.get(usize::try_from(e).ok()?).copied()
-}
-
-fn outcome_from_c(o: pulsar_routing_produce_outcome) -> Option<ProduceOutcome> {
-    ProduceOutcome::ALL.get(usize::try_from(o).ok()?).copied()
 }
 
 status_from! {
@@ -246,7 +230,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_config_default(
     ffi_panic_boundary! {
         let out = try_out!(config_out);
         let d = SenderConfig::default();
-        out.write(pulsar_routing_sender_config {
+        put(out, pulsar_routing_sender_config {
             max_in_flight: i64::from(d.max_in_flight()),
             enable_idempotence: d.idempotence(),
             reconnect_backoff_ms: d.reconnect_backoff().initial_ms(),
@@ -254,8 +238,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_config_default(
             metadata_max_age_ms: d.metadata_max_age_ms(),
             retry_backoff_ms: d.refresh_backoff().initial_ms(),
             retry_backoff_max_ms: d.refresh_backoff().max_ms(),
-        });
-        pulsar_routing_status::Ok
+        })
     }
 }
 
@@ -293,13 +276,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_new(
             .with_reconnect_backoff(config.reconnect_backoff_ms, config.reconnect_backoff_max_ms)
             .with_metadata_max_age(config.metadata_max_age_ms)
             .with_retry_backoff(config.retry_backoff_ms, config.retry_backoff_max_ms);
-        let nodes: Vec<NodeState> = ids.iter().map(|&id| NodeState::new(NodeId(id))).collect();
-        try_ok!(check_nodes(&nodes));
-        out.write(to_boxed_mut_ptr(GateWithNodes {
-            gate: SenderGate::new(core_config),
-            nodes,
-        }));
-        pulsar_routing_status::Ok
+        put(out, to_boxed_mut_ptr(try_ok!(SenderGate::new(core_config, ids.iter().copied()))))
     }
 }
 
@@ -337,9 +314,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_ready(
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
         let out = try_out!(readiness_out);
-        let r = g.gate.ready(&mut g.nodes, NodeId(node), now_ms);
-        out.write(readiness_to_c(&r));
-        pulsar_routing_status::Ok
+        put(out, readiness_to_c(&g.ready(NodeId(node), now_ms)))
     }
 }
 
@@ -361,8 +336,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_check(
     ffi_panic_boundary! {
         let g = try_box_ref!(gate);
         let out = try_out!(readiness_out);
-        out.write(readiness_to_c(&g.gate.check_id(&g.nodes, NodeId(node), now_ms)));
-        pulsar_routing_status::Ok
+        put(out, readiness_to_c(&g.check(NodeId(node), now_ms)))
     }
 }
 
@@ -395,22 +369,14 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_filter_ready(
         let ids = try_slice_mut!(nodes, num_nodes);
         let reasons = try_out_buf!(readiness_out, num_nodes);
         let kept_out = try_out!(kept_out);
-        let reasons = reasons.prefix(num_nodes);
+        let mut reasons = reasons.prefix(num_nodes).iter_mut();
         // Ready nodes are compacted in place, as Java's iterator.remove.
-        let mut kept = 0usize;
-        for (i, slot) in reasons.iter_mut().enumerate() {
-            let Some(&id) = ids.get(i) else { break };
-            let r = g.gate.ready(&mut g.nodes, NodeId(id), now_ms);
-            *slot = readiness_to_c(&r);
-            if r.is_ready() {
-                if let Some(k) = ids.get_mut(kept) {
-                    *k = id;
-                }
-                kept += 1;
+        let kept = g.filter_ready(ids, now_ms, |r| {
+            if let Some(slot) = reasons.next() {
+                *slot = readiness_to_c(r);
             }
-        }
-        kept_out.write(kept);
-        pulsar_routing_status::Ok
+        });
+        put(kept_out, kept)
     }
 }
 
@@ -440,16 +406,10 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_connection_event(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
-        let Some(event) = event_from_c(event) else {
+        let Some(event) = by_code(&ConnectionEvent::ALL, event) else {
             return pulsar_routing_status::SenderUnknownValue;
         };
-        try_ok!(g.gate.connection_event(
-            &mut g.nodes,
-            NodeId(node),
-            event,
-            now_ms,
-            Jitter::from_unit(jitter_unit),
-        ));
+        try_ok!(g.connection_event(NodeId(node), event, now_ms, Jitter::from_unit(jitter_unit)));
         pulsar_routing_status::Ok
     }
 }
@@ -469,7 +429,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_throttle(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
-        try_ok!(g.gate.throttle(&mut g.nodes, NodeId(node), until_ms));
+        try_ok!(g.throttle(NodeId(node), until_ms));
         pulsar_routing_status::Ok
     }
 }
@@ -491,7 +451,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_send(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
-        try_ok!(g.gate.send(&mut g.nodes, NodeId(node), now_ms));
+        try_ok!(g.send(NodeId(node), now_ms));
         pulsar_routing_status::Ok
     }
 }
@@ -515,10 +475,10 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_response(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
-        let Some(outcome) = outcome_from_c(outcome) else {
+        let Some(outcome) = by_code(&ProduceOutcome::ALL, outcome) else {
             return pulsar_routing_status::SenderUnknownValue;
         };
-        try_ok!(g.gate.response(&mut g.nodes, NodeId(node), outcome));
+        try_ok!(g.response(NodeId(node), outcome));
         pulsar_routing_status::Ok
     }
 }
@@ -536,6 +496,14 @@ pub const PULSAR_ROUTING_METADATA_EVENT_FETCH_STARTED: pulsar_routing_metadata_e
 pub const PULSAR_ROUTING_METADATA_EVENT_UPDATED: pulsar_routing_metadata_event = 2;
 /// The metadata request failed (the refresh backoff grows).
 pub const PULSAR_ROUTING_METADATA_EVENT_FAILED: pulsar_routing_metadata_event = 3;
+
+// The codes are the events' numbers, their places in `MetadataEvent::ALL`.
+const _: () = assert!(
+    MetadataEvent::RequestUpdate as u32 == PULSAR_ROUTING_METADATA_EVENT_REQUEST_UPDATE
+        && MetadataEvent::FetchStarted as u32 == PULSAR_ROUTING_METADATA_EVENT_FETCH_STARTED
+        && MetadataEvent::Updated as u32 == PULSAR_ROUTING_METADATA_EVENT_UPDATED
+        && MetadataEvent::Failed as u32 == PULSAR_ROUTING_METADATA_EVENT_FAILED
+);
 
 /// Reports a metadata event.
 ///
@@ -558,14 +526,10 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_metadata_event(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
-        let jitter = Jitter::from_unit(jitter_unit);
-        match event {
-            PULSAR_ROUTING_METADATA_EVENT_REQUEST_UPDATE => g.gate.request_metadata_update(),
-            PULSAR_ROUTING_METADATA_EVENT_FETCH_STARTED => g.gate.metadata_fetch_started(),
-            PULSAR_ROUTING_METADATA_EVENT_UPDATED => g.gate.metadata_updated(now_ms, jitter),
-            PULSAR_ROUTING_METADATA_EVENT_FAILED => g.gate.metadata_failed(now_ms, jitter),
-            _ => return pulsar_routing_status::SenderUnknownValue,
-        }
+        let Some(event) = by_code(&MetadataEvent::ALL, event) else {
+            return pulsar_routing_status::SenderUnknownValue;
+        };
+        g.metadata_event(event, now_ms, Jitter::from_unit(jitter_unit));
         pulsar_routing_status::Ok
     }
 }
@@ -586,9 +550,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_time_to_next_metadata_update
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_ref!(gate);
-        let out = try_out!(ms_out);
-        out.write(g.gate.time_to_next_metadata_update(now_ms));
-        pulsar_routing_status::Ok
+        put(try_out!(ms_out), g.time_to_next_metadata_update(now_ms))
     }
 }
 
@@ -609,9 +571,7 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_counters(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_ref!(gate);
-        let out = try_out!(counters_out);
-        out.write(counters_to_c(g.gate.counters(&g.nodes, now_ms)));
-        pulsar_routing_status::Ok
+        put(try_out!(counters_out), counters_to_c(g.counters(now_ms)))
     }
 }
 
@@ -737,9 +697,7 @@ pub unsafe extern "C" fn pulsar_routing_pending_queue_pending(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let q = try_inline_ref!(queue);
-        let out = try_out!(pending_out);
-        out.write(q.pending());
-        pulsar_routing_status::Ok
+        put(try_out!(pending_out), q.pending())
     }
 }
 
@@ -760,7 +718,6 @@ pub unsafe extern "C" fn pulsar_routing_required_max_pending_messages(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(messages_out);
-        out.write(required_max_pending_messages(peak_rate_per_sec, reconnect_window_ms));
-        pulsar_routing_status::Ok
+        put(out, required_max_pending_messages(peak_rate_per_sec, reconnect_window_ms))
     }
 }

@@ -9,13 +9,19 @@
 //! capacity error is then returned), or when memory runs out
 //! ([`Error::OutOfMemory`], never an abort). [`Selector::reserve`] makes
 //! room ahead of time, so that later adds allocate nothing.
+//!
+//! Two checks the bindings would otherwise each write: [`Selector::ring_of`]
+//! finds the consistent-hashing ring a consumer's points and name index
+//! come from, and [`key_hash_range`] checks a key hash range given as a
+//! binding's integers.
 
 use core::fmt;
 use core::ops::Deref;
 
 use pulsar_routing::key_shared::{
     AnySelector, AssignError, AutoSplitConfig, Capacity, ConfigError, ConsistentHashingConfig,
-    ConsumerId, ExclusiveConfig, ExclusiveMode, HashRange, Impact, SelectorConfig, SelectorKind,
+    ConsistentHashingSelector, ConsumerId, ExclusiveConfig, ExclusiveMode, HashRange, Impact,
+    KeyHashRange, SelectorConfig, SelectorKind,
 };
 
 /// The room a selector made by [`Selector::auto_split`],
@@ -62,6 +68,44 @@ impl From<ConfigError> for Error {
         Self::Config(e)
     }
 }
+
+/// The key hash range `[start, end]` from bounds as a binding reads them
+/// (C's `int`s, Python's ints), checked as the core checks a range.
+///
+/// # Errors
+/// [`ConfigError::RangeEndBeforeStart`] when `end < start`, else
+/// [`ConfigError::KeyHashRangeTooLarge`] for a negative start, or a range
+/// the core refuses as too large.
+pub fn key_hash_range(start: i64, end: i64) -> Result<KeyHashRange, ConfigError> {
+    if end < start {
+        return Err(ConfigError::RangeEndBeforeStart);
+    }
+    match (u32::try_from(start), u32::try_from(end)) {
+        (Ok(start), Ok(end)) => KeyHashRange::new(start, end),
+        _ => Err(ConfigError::KeyHashRangeTooLarge),
+    }
+}
+
+/// Why [`Selector::ring_of`] has no ring for a consumer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RingError {
+    /// The selector is not a consistent-hashing one: no consumer has ring
+    /// points or a name index.
+    WrongKind,
+    /// The consumer is not in the selector.
+    NotFound,
+}
+
+impl fmt::Display for RingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::WrongKind => "not a consistent-hashing selector",
+            Self::NotFound => "no such consumer",
+        })
+    }
+}
+
+impl std::error::Error for RingError {}
 
 /// A Key_Shared selector of any kind in storage that grows on demand.
 ///
@@ -177,6 +221,26 @@ impl Selector {
     pub fn exclusive(mode: ExclusiveMode) -> Result<Self, Error> {
         let config = ExclusiveConfig::new(0, 0).with_mode(mode);
         Self::new(SelectorConfig::Exclusive(config).with_capacity(INITIAL_CAPACITY))
+    }
+
+    /// The consistent-hashing selector within, for the ring points and name
+    /// index of `consumer`, which it holds.
+    ///
+    /// # Errors
+    /// [`RingError::WrongKind`] for another kind of selector, then
+    /// [`RingError::NotFound`] when the consumer is not in it.
+    pub fn ring_of(
+        &self,
+        consumer: ConsumerId,
+    ) -> Result<&ConsistentHashingSelector<Vec<u32>>, RingError> {
+        let AnySelector::ConsistentHashing(ring) = &self.inner else {
+            return Err(RingError::WrongKind);
+        };
+        if ring.contains(consumer) {
+            Ok(ring)
+        } else {
+            Err(RingError::NotFound)
+        }
     }
 
     /// The room it has now.
@@ -333,6 +397,41 @@ mod tests {
             Err(Error::Config(ConfigError::CapacityTooLarge))
         );
         assert_eq!(sel.capacity().max_consumers, 100);
+    }
+
+    #[test]
+    fn key_hash_ranges_from_wide_bounds() {
+        assert_eq!(
+            key_hash_range(1, 65535),
+            Ok(KeyHashRange::CONSISTENT_HASHING)
+        );
+        assert_eq!(key_hash_range(1, 0), Err(ConfigError::RangeEndBeforeStart));
+        assert_eq!(
+            key_hash_range(-1, -5),
+            Err(ConfigError::RangeEndBeforeStart)
+        );
+        assert_eq!(
+            key_hash_range(-1, 5),
+            Err(ConfigError::KeyHashRangeTooLarge)
+        );
+        assert_eq!(
+            key_hash_range(0, i64::from(i32::MAX)),
+            Err(ConfigError::KeyHashRangeTooLarge)
+        );
+        assert_eq!(
+            key_hash_range(1, 1 << 40),
+            Err(ConfigError::KeyHashRangeTooLarge)
+        );
+    }
+
+    #[test]
+    fn only_a_ring_member_has_a_ring() {
+        let mut ring = Selector::consistent_hashing(3, 65535).unwrap();
+        ring.add(4, b"c", None).unwrap();
+        assert_eq!(ring.ring_of(4).unwrap().consumer_points(4).count(), 3);
+        assert_eq!(ring.ring_of(5).unwrap_err(), RingError::NotFound);
+        let split = Selector::auto_split(65536).unwrap();
+        assert_eq!(split.ring_of(4).unwrap_err(), RingError::WrongKind);
     }
 
     #[test]

@@ -27,4 +27,5 @@ pub mod bundles;
 pub mod key_counts;
 pub mod key_shared;
 pub mod lookup;
+pub mod sender;
 pub mod topic_name;

@@ -3,10 +3,11 @@
 //! the caller, so a trace replays exactly.
 
 use pulsar_routing::sender::{
-    ConnectionEvent, Jitter, MaxPendingMessagesNegative, NodeId, NodeState, PendingQueue,
-    ProduceOutcome, QueueFull, Readiness, SenderConfig, SenderConfigError as CoreConfigError,
-    SenderError as CoreSenderError, SenderGate, check_nodes, required_max_pending_messages,
+    Jitter, MaxPendingMessagesNegative, NodeId, PendingQueue, QueueFull, Readiness, SenderConfig,
+    SenderConfigError as CoreConfigError, SenderError as CoreSenderError,
+    required_max_pending_messages,
 };
+use pulsar_routing_owned::sender::{self as owned, SenderGate};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -19,6 +20,7 @@ use crate::errors::{
 exception_from! {
     CoreConfigError => SenderConfigError,
     MaxPendingMessagesNegative => SenderConfigError,
+    owned::UnknownName => PyValueError,
 }
 
 impl IntoPyException for QueueFull {
@@ -44,30 +46,6 @@ impl IntoPyException for CoreSenderError {
 /// A uniform draw in `[0, 1)` as the ±20% jitter; 0.5 is none.
 fn jitter(unit: f64) -> Jitter {
     Jitter::from_unit(unit)
-}
-
-fn connection_event(name: &str) -> PyResult<ConnectionEvent> {
-    ConnectionEvent::ALL
-        .into_iter()
-        .find(|e| e.name() == name)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown connection event {name:?}: expected \"connect\", \"connected\", \"authenticated\", \"disconnected\" or \"authentication_failed\""
-            ))
-        })
-}
-
-fn produce_outcome(name: &str) -> PyResult<ProduceOutcome> {
-    match name {
-        "success" => Ok(ProduceOutcome::Success),
-        "not_leader_or_follower" | "NOT_LEADER_OR_FOLLOWER" => {
-            Ok(ProduceOutcome::NotLeaderOrFollower)
-        }
-        "other_error" => Ok(ProduceOutcome::OtherError),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown produce outcome {name:?}: expected \"success\", \"not_leader_or_follower\" or \"other_error\""
-        ))),
-    }
 }
 
 /// The producer settings the readiness gate reads, with Kafka's defaults,
@@ -277,7 +255,6 @@ impl PyReadiness {
 #[pyclass(module = "pulsar_routing", name = "SenderGate")]
 pub(crate) struct PySenderGate {
     gate: SenderGate,
-    nodes: Vec<NodeState>,
 }
 
 #[pymethods]
@@ -290,15 +267,8 @@ impl PySenderGate {
         config: Option<PyRef<'_, PySenderConfig>>,
     ) -> PyResult<Self> {
         let config = config.map_or_else(SenderConfig::default, |c| c.inner);
-        let nodes: Vec<NodeState> = nodes
-            .into_iter()
-            .map(|id| NodeState::new(NodeId(id)))
-            .collect();
-        check_nodes(&nodes).map_err(|e| e.into_py_exception(py))?;
-        Ok(Self {
-            gate: SenderGate::new(config),
-            nodes,
-        })
+        let gate = SenderGate::new(config, nodes).map_err(|e| e.into_py_exception(py))?;
+        Ok(Self { gate })
     }
 
     /// The configuration.
@@ -312,21 +282,21 @@ impl PySenderGate {
     /// The node ids.
     #[getter]
     fn nodes(&self) -> Vec<i32> {
-        self.nodes.iter().map(|n| n.id().0).collect()
+        self.gate.nodes().iter().map(|n| n.id().0).collect()
     }
 
     /// `NetworkClient.ready(node, now)`: the readiness; on
     /// `"initiate_connect"` the node moves to `CONNECTING`.
     fn ready(&mut self, node: i32, now_ms: u64) -> PyReadiness {
         PyReadiness {
-            inner: self.gate.ready(&mut self.nodes, NodeId(node), now_ms),
+            inner: self.gate.ready(NodeId(node), now_ms),
         }
     }
 
     /// The readiness, without side effects.
     fn check(&self, node: i32, now_ms: u64) -> PyReadiness {
         PyReadiness {
-            inner: self.gate.check_id(&self.nodes, NodeId(node), now_ms),
+            inner: self.gate.check(NodeId(node), now_ms),
         }
     }
 
@@ -338,20 +308,13 @@ impl PySenderGate {
         nodes: &Bound<'_, PyList>,
         now_ms: u64,
     ) -> PyResult<Vec<PyReadiness>> {
-        let mut ids: Vec<NodeId> = nodes
-            .extract::<Vec<i32>>()?
-            .into_iter()
-            .map(NodeId)
-            .collect();
+        let mut ids: Vec<i32> = nodes.extract()?;
         let mut all = Vec::with_capacity(ids.len());
-        let kept = self
-            .gate
-            .filter_ready(&mut self.nodes, &mut ids, now_ms, |r| {
-                all.push(PyReadiness { inner: *r })
-            });
-        let kept_ids: Vec<i32> = ids.iter().take(kept).map(|n| n.0).collect();
+        let kept = self.gate.filter_ready(&mut ids, now_ms, |r| {
+            all.push(PyReadiness { inner: *r });
+        });
         nodes.del_slice(0, nodes.len())?;
-        for id in kept_ids {
+        for id in ids.into_iter().take(kept) {
             nodes.append(id)?;
         }
         Ok(all)
@@ -368,22 +331,16 @@ impl PySenderGate {
         now_ms: u64,
         jitter: f64,
     ) -> PyResult<()> {
-        let event = connection_event(event)?;
+        let event = owned::connection_event(event).map_err(|e| e.into_py_exception(py))?;
         self.gate
-            .connection_event(
-                &mut self.nodes,
-                NodeId(node),
-                event,
-                now_ms,
-                self::jitter(jitter),
-            )
+            .connection_event(NodeId(node), event, now_ms, self::jitter(jitter))
             .map_err(|e| e.into_py_exception(py))
     }
 
     /// The broker throttles the node until `until_ms`.
     fn throttle(&mut self, py: Python<'_>, node: i32, until_ms: u64) -> PyResult<()> {
         self.gate
-            .throttle(&mut self.nodes, NodeId(node), until_ms)
+            .throttle(NodeId(node), until_ms)
             .map_err(|e| e.into_py_exception(py))
     }
 
@@ -391,7 +348,7 @@ impl PySenderGate {
     /// (with the `readiness`) when it does not pass the gate.
     fn send(&mut self, py: Python<'_>, node: i32, now_ms: u64) -> PyResult<PyReadiness> {
         self.gate
-            .send(&mut self.nodes, NodeId(node), now_ms)
+            .send(NodeId(node), now_ms)
             .map(|inner| PyReadiness { inner })
             .map_err(|e| e.into_py_exception(py))
     }
@@ -401,9 +358,9 @@ impl PySenderGate {
     /// `"other_error"`.
     #[pyo3(signature = (node, outcome = "success"))]
     fn response(&mut self, py: Python<'_>, node: i32, outcome: &str) -> PyResult<()> {
-        let outcome = produce_outcome(outcome)?;
+        let outcome = owned::produce_outcome(outcome).map_err(|e| e.into_py_exception(py))?;
         self.gate
-            .response(&mut self.nodes, NodeId(node), outcome)
+            .response(NodeId(node), outcome)
             .map_err(|e| e.into_py_exception(py))
     }
 
@@ -441,19 +398,27 @@ impl PySenderGate {
 
     /// The node's connection state name.
     fn connection_state(&self, py: Python<'_>, node: i32) -> PyResult<&'static str> {
-        self.node(py, node).map(|n| n.connection().state().name())
+        let node = self
+            .gate
+            .node(NodeId(node))
+            .map_err(|e| e.into_py_exception(py))?;
+        Ok(node.connection().state().name())
     }
 
     /// The node's requests in flight.
     fn in_flight(&self, py: Python<'_>, node: i32) -> PyResult<u32> {
-        self.node(py, node).map(|n| n.in_flight().count())
+        let node = self
+            .gate
+            .node(NodeId(node))
+            .map_err(|e| e.into_py_exception(py))?;
+        Ok(node.in_flight().count())
     }
 
     /// The producer metrics, by their Kafka names: `connection-count`,
     /// `connection-creation-total`, `in-flight-requests-count` and
     /// `metadata-age` (seconds, a float, as Java reports it).
     fn counters<'py>(&self, py: Python<'py>, now_ms: u64) -> PyResult<Bound<'py, PyDict>> {
-        let c = self.gate.counters(&self.nodes, now_ms);
+        let c = self.gate.counters(now_ms);
         let d = PyDict::new(py);
         d.set_item("connection-count", c.connection_count)?;
         d.set_item("connection-creation-total", c.connection_creation_total)?;
@@ -466,18 +431,9 @@ impl PySenderGate {
     fn __repr__(&self) -> String {
         format!(
             "<SenderGate {} nodes, max_in_flight={}>",
-            self.nodes.len(),
+            self.gate.nodes().len(),
             self.gate.config().max_in_flight()
         )
-    }
-}
-
-impl PySenderGate {
-    fn node(&self, py: Python<'_>, node: i32) -> PyResult<&NodeState> {
-        self.nodes
-            .iter()
-            .find(|n| n.id() == NodeId(node))
-            .ok_or_else(|| CoreSenderError::UnknownNode(NodeId(node)).into_py_exception(py))
     }
 }
 

@@ -14,14 +14,16 @@ pub mod selector;
 pub mod sticky_key;
 
 use core::ffi::c_char;
+use core::fmt::Display;
 use core::mem::{align_of, offset_of, size_of};
 
 use pulsar_routing_core::key_shared::{
-    HashRange, KeyHashRange, SelectorKind, ring_point, validate_sticky_ranges,
+    Assignment, HashRange, KeyHashRange, SelectorKind, ring_point, validate_sticky_ranges,
 };
+use pulsar_routing_owned::key_shared::key_hash_range;
 
 use crate::error::pulsar_routing_status;
-use crate::ffi::write_display;
+use crate::ffi::{Out, OutBuf, write_display};
 
 /// A Key_Shared selector kind: one of the `PULSAR_ROUTING_SELECTOR_KIND_*`
 /// values. An integer rather than a C enum, so that an unknown value is
@@ -109,17 +111,8 @@ impl pulsar_routing_hash_range {
     }
 
     /// The range as a selector's key hash range, checked.
-    pub(crate) const fn to_key_hash_range(self) -> Result<KeyHashRange, pulsar_routing_status> {
-        if self.end < self.start {
-            return Err(pulsar_routing_status::RangeEndBeforeStart);
-        }
-        if self.start < 0 {
-            return Err(pulsar_routing_status::KeyHashRangeTooLarge);
-        }
-        match KeyHashRange::new(self.start as u32, self.end as u32) {
-            Ok(range) => Ok(range),
-            Err(_) => Err(pulsar_routing_status::KeyHashRangeTooLarge),
-        }
+    pub(crate) fn to_key_hash_range(self) -> Result<KeyHashRange, pulsar_routing_status> {
+        key_hash_range(self.start.into(), self.end.into()).map_err(Into::into)
     }
 }
 
@@ -155,13 +148,52 @@ pub struct pulsar_routing_assignment {
     pub consumer: u64,
 }
 
-impl pulsar_routing_assignment {
-    pub(crate) const fn new(consumer: u64, range: HashRange) -> Self {
+impl From<(u64, HashRange)> for pulsar_routing_assignment {
+    fn from((consumer, range): (u64, HashRange)) -> Self {
         Self {
             start: range.start,
             end: range.end,
             consumer,
         }
+    }
+}
+
+impl From<Assignment> for pulsar_routing_assignment {
+    fn from(a: Assignment) -> Self {
+        (a.consumer, a.range).into()
+    }
+}
+
+/// Writes an out-parameter and reports `OK`.
+pub(crate) fn put<T>(out: Out<'_, T>, value: T) -> pulsar_routing_status {
+    out.write(value);
+    pulsar_routing_status::Ok
+}
+
+/// Writes the `needed` values into the start of `buf`, or, when they do
+/// not fit, `needed` to `written` and BUFFER_TOO_SMALL (`buf` untouched).
+pub(crate) fn write_values<T: Copy + Default>(
+    buf: OutBuf<'_, T>,
+    written: Out<'_, usize>,
+    needed: usize,
+    values: impl IntoIterator<Item = impl Into<T>>,
+) -> pulsar_routing_status {
+    try_fits!(buf, written, needed);
+    for (slot, value) in buf.prefix(needed).iter_mut().zip(values) {
+        *slot = value.into();
+    }
+    put(written, needed)
+}
+
+/// Writes an error's message, or nothing (a length of 0) without one.
+pub(crate) fn write_error(
+    error: Option<impl Display>,
+    buf: OutBuf<'_>,
+    written: Out<'_, usize>,
+) -> pulsar_routing_status {
+    match error {
+        Some(e) => write_display(e, buf, written),
+        None => put(written, 0),
     }
 }
 
@@ -212,8 +244,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_kind_from_name(
             return pulsar_routing_status::UnknownSelectorKind;
         };
         let kind: SelectorKind = try_ok!(name.parse());
-        out.write(kind_to_c(kind));
-        pulsar_routing_status::Ok
+        put(out, kind_to_c(kind))
     }
 }
 
@@ -253,8 +284,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_kind_key_hash_range(
     ffi_panic_boundary! {
         let out = try_out!(range_out);
         let kind = try_ok!(kind_from_c(kind));
-        out.write(pulsar_routing_hash_range::from_key_hash_range(kind.key_hash_range()));
-        pulsar_routing_status::Ok
+        put(out, pulsar_routing_hash_range::from_key_hash_range(kind.key_hash_range()))
     }
 }
 
@@ -366,13 +396,7 @@ pub unsafe extern "C" fn pulsar_routing_validate_sticky_ranges_error_message(
         let ranges = try_slice!(ranges, num_ranges);
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
-        match validate_sticky_ranges(core_ranges(ranges)) {
-            Ok(()) => {
-                written.write(0);
-                pulsar_routing_status::Ok
-            }
-            Err(e) => write_display(e, buf, written),
-        }
+        write_error(validate_sticky_ranges(core_ranges(ranges)).err(), buf, written)
     }
 }
 
@@ -406,7 +430,6 @@ pub unsafe extern "C" fn pulsar_routing_ring_point(
         let name = try_slice!(name, len);
         let out = try_out!(point_out);
         let range = try_ok!(range.to_key_hash_range());
-        out.write(ring_point(name, name_index, i, range));
-        pulsar_routing_status::Ok
+        put(out, ring_point(name, name_index, i, range))
     }
 }

@@ -4,19 +4,19 @@
 //! exactly as Python does. This file converts C values and maps errors.
 
 use pulsar_routing_core::key_shared::{
-    AnySelector, AutoSplitConfig, Capacity, ConsistentHashingConfig, ExclusiveConfig,
-    ExclusiveMode, SelectorConfig, SelectorKind, StickyKey,
+    AutoSplitConfig, Capacity, ConsistentHashingConfig, ExclusiveConfig, ExclusiveMode, HashRange,
+    SelectorConfig, SelectorKind, StickyKey,
 };
-use pulsar_routing_owned::key_shared::{Error, Selector as OwnedSelector};
+use pulsar_routing_owned::key_shared::{Error, RingError, Selector as OwnedSelector};
 
-use super::sticky_key::{pulsar_routing_message_keys, read_message_keys};
+use super::sticky_key::{pulsar_routing_message_keys, read_sticky_key};
 use super::{
     PULSAR_ROUTING_EXCLUSIVE_MODE_CURRENT, PULSAR_ROUTING_EXCLUSIVE_MODE_LEGACY_PRE_24730,
     core_ranges, kind_to_c, pulsar_routing_assignment, pulsar_routing_exclusive_mode,
-    pulsar_routing_hash_range, pulsar_routing_selector_kind,
+    pulsar_routing_hash_range, pulsar_routing_selector_kind, put, write_error, write_values,
 };
 use crate::error::{pulsar_routing_status, status_from};
-use crate::ffi::{BoxCastable, Out, OutBuf, free_box, to_boxed_mut_ptr, write_display};
+use crate::ffi::{BoxCastable, Out, OutBuf, free_box, to_boxed_mut_ptr};
 use crate::text::pulsar_routing_str;
 
 /// The size and rules of an AutoSplit selector
@@ -135,6 +135,10 @@ status_from! {
         Error::Config(e) => e.into(),
         Error::OutOfMemory => Self::OutOfMemory,
     }
+    RingError {
+        RingError::WrongKind => Self::WrongSelectorKind,
+        RingError::NotFound => Self::ConsumerNotFound,
+    }
 }
 
 fn mode_from_c(
@@ -196,40 +200,42 @@ impl pulsar_routing_selector_capacity {
 impl Selector {
     /// Records the outcome of an operation that reached the selector.
     fn record<T>(&mut self, result: Result<T, Error>) -> pulsar_routing_status {
-        match result {
-            Ok(_) => {
-                self.last_error = None;
-                pulsar_routing_status::Ok
-            }
-            Err(e) => {
-                self.last_error = Some(e);
-                e.into()
-            }
+        self.last_error = result.err();
+        self.last_error
+            .map_or(pulsar_routing_status::Ok, Into::into)
+    }
+
+    /// Adds a consumer when `applies` (the add function fits the
+    /// selector's kind), and records the outcome.
+    fn add_if(
+        &mut self,
+        applies: fn(SelectorKind) -> bool,
+        consumer: u64,
+        name: &[u8],
+        ranges: Option<&[HashRange]>,
+    ) -> pulsar_routing_status {
+        if !applies(self.inner.kind()) {
+            return pulsar_routing_status::WrongSelectorKind;
         }
+        let result = self.inner.add(consumer, name, ranges).map(|_| ());
+        self.record(result)
     }
 }
 
-/// Writes the records `each` produces into `buf`, after counting them:
+/// Writes the records `each` yields into `buf`, after counting them:
 /// BUFFER_TOO_SMALL (with the count in `written`, `buf` untouched) when
 /// they do not fit.
-fn write_records<T: Copy + Default>(
-    each: impl Fn(&mut dyn FnMut(T)),
+fn write_records<T: Copy + Default, I: IntoIterator<Item: Into<T>>>(
     buf: OutBuf<'_, T>,
     written: Out<'_, usize>,
+    each: impl Fn() -> I,
 ) -> pulsar_routing_status {
-    let mut needed = 0usize;
-    each(&mut |_| needed += 1);
-    try_fits!(buf, written, needed);
-    let out = buf.prefix(needed);
-    let mut at = 0usize;
-    each(&mut |record| {
-        if let Some(slot) = out.get_mut(at) {
-            *slot = record;
-        }
-        at += 1;
-    });
-    written.write(needed);
-    pulsar_routing_status::Ok
+    write_values(buf, written, each().into_iter().count(), each())
+}
+
+/// Writes the consumer that receives a slot, or returns NO_CONSUMER.
+fn write_consumer(out: Out<'_, u64>, consumer: Option<u64>) -> pulsar_routing_status {
+    consumer.map_or(pulsar_routing_status::NoConsumer, |c| put(out, c))
 }
 
 /// Boxes a new selector for the C caller.
@@ -264,8 +270,7 @@ pub unsafe extern "C" fn pulsar_routing_auto_split_config_storage_words(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(words_out);
-        out.write(try_ok!(config.to_core().storage_words()));
-        pulsar_routing_status::Ok
+        put(out, try_ok!(config.to_core().storage_words()))
     }
 }
 
@@ -293,8 +298,7 @@ pub unsafe extern "C" fn pulsar_routing_consistent_hashing_config_storage_words(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(words_out);
-        out.write(try_ok!(config.to_core().storage_words()));
-        pulsar_routing_status::Ok
+        put(out, try_ok!(config.to_core().storage_words()))
     }
 }
 
@@ -319,8 +323,7 @@ pub unsafe extern "C" fn pulsar_routing_exclusive_config_storage_words(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(words_out);
-        out.write(try_ok!(try_ok!(config.to_core()).storage_words()));
-        pulsar_routing_status::Ok
+        put(out, try_ok!(try_ok!(config.to_core()).storage_words()))
     }
 }
 
@@ -445,8 +448,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_get_kind(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        try_out!(kind_out).write(kind_to_c(selector.inner.kind()));
-        pulsar_routing_status::Ok
+        put(try_out!(kind_out), kind_to_c(selector.inner.kind()))
     }
 }
 
@@ -471,8 +473,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_key_hash_range(
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
         let out = try_out!(range_out);
-        out.write(pulsar_routing_hash_range::from_key_hash_range(selector.inner.key_hash_range()));
-        pulsar_routing_status::Ok
+        put(out, pulsar_routing_hash_range::from_key_hash_range(selector.inner.key_hash_range()))
     }
 }
 
@@ -493,8 +494,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_len(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        try_out!(len_out).write(selector.inner.len());
-        pulsar_routing_status::Ok
+        put(try_out!(len_out), selector.inner.len())
     }
 }
 
@@ -516,8 +516,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_contains(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        try_out!(contains_out).write(selector.inner.contains(consumer));
-        pulsar_routing_status::Ok
+        put(try_out!(contains_out), selector.inner.contains(consumer))
     }
 }
 
@@ -539,8 +538,8 @@ pub unsafe extern "C" fn pulsar_routing_selector_get_capacity(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        try_out!(capacity_out).write(pulsar_routing_selector_capacity::from_core(selector.inner.capacity()));
-        pulsar_routing_status::Ok
+        let capacity = pulsar_routing_selector_capacity::from_core(selector.inner.capacity());
+        put(try_out!(capacity_out), capacity)
     }
 }
 
@@ -596,11 +595,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_add(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_mut!(selector);
-        if selector.inner.kind() != SelectorKind::AutoSplit {
-            return pulsar_routing_status::WrongSelectorKind;
-        }
-        let result = selector.inner.add(consumer, &[], None).map(|_| ());
-        selector.record(result)
+        selector.add_if(|k| k == SelectorKind::AutoSplit, consumer, &[], None)
     }
 }
 
@@ -634,11 +629,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_add_named(
     ffi_panic_boundary! {
         let selector = try_box_mut!(selector);
         let name = try_slice!(name, name_len);
-        if selector.inner.kind() == SelectorKind::Exclusive {
-            return pulsar_routing_status::WrongSelectorKind;
-        }
-        let result = selector.inner.add(consumer, name, None).map(|_| ());
-        selector.record(result)
+        selector.add_if(|k| k != SelectorKind::Exclusive, consumer, name, None)
     }
 }
 
@@ -686,11 +677,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_add_ranges(
         let selector = try_box_mut!(selector);
         // SAFETY: the caller's contract on `ranges`; NULL is "no meta".
         let ranges = unsafe { crate::ffi::slice_from_raw(ranges, num_ranges) }.map(core_ranges);
-        if selector.inner.kind() != SelectorKind::Exclusive {
-            return pulsar_routing_status::WrongSelectorKind;
-        }
-        let result = selector.inner.add(consumer, &[], ranges).map(|_| ());
-        selector.record(result)
+        selector.add_if(|k| k == SelectorKind::Exclusive, consumer, &[], ranges)
     }
 }
 
@@ -711,8 +698,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_remove(
     ffi_panic_boundary! {
         let selector = try_box_mut!(selector);
         selector.inner.remove(consumer);
-        selector.last_error = None;
-        pulsar_routing_status::Ok
+        selector.record(Ok(()))
     }
 }
 
@@ -743,11 +729,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_select(
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
         let out = try_out!(consumer_out);
-        match selector.inner.select(slot) {
-            Some(consumer) => out.write(consumer),
-            None => return pulsar_routing_status::NoConsumer,
-        }
-        pulsar_routing_status::Ok
+        write_consumer(out, selector.inner.select(slot))
     }
 }
 
@@ -777,11 +759,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_select_key(
         let selector = try_box_ref!(selector);
         let key = try_slice!(key, len);
         let out = try_out!(consumer_out);
-        match selector.inner.select_key(&StickyKey::Key(key)) {
-            Some(consumer) => out.write(consumer),
-            None => return pulsar_routing_status::NoConsumer,
-        }
-        pulsar_routing_status::Ok
+        write_consumer(out, selector.inner.select_key(&StickyKey::Key(key)))
     }
 }
 
@@ -808,17 +786,10 @@ pub unsafe extern "C" fn pulsar_routing_selector_select_message(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
-        if keys.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
-        let out = try_out!(consumer_out);
         // SAFETY: the caller's contract on `keys`.
-        let keys = try_ok!(unsafe { read_message_keys(keys) });
-        match selector.inner.select_key(&keys.sticky_key()) {
-            Some(consumer) => out.write(consumer),
-            None => return pulsar_routing_status::NoConsumer,
-        }
-        pulsar_routing_status::Ok
+        let key = try_ok!(unsafe { read_sticky_key(keys) });
+        let out = try_out!(consumer_out);
+        write_consumer(out, selector.inner.select_key(&key))
     }
 }
 
@@ -860,14 +831,12 @@ pub unsafe extern "C" fn pulsar_routing_selector_select_keys(
         if keys.iter().any(|k| k.data.is_null()) {
             return pulsar_routing_status::NullParameter;
         }
-        try_fits!(consumers, written, keys.len());
-        for (out, key) in consumers.prefix(keys.len()).iter_mut().zip(keys) {
+        let select = |key: &pulsar_routing_str| {
             // SAFETY: the caller's contract on each key; none is NULL.
             let key = unsafe { key.bytes() }.unwrap_or_default();
-            *out = selector.inner.select_key(&StickyKey::Key(key)).unwrap_or(no_consumer);
-        }
-        written.write(keys.len());
-        pulsar_routing_status::Ok
+            selector.inner.select_key(&StickyKey::Key(key)).unwrap_or(no_consumer)
+        };
+        write_values(consumers, written, keys.len(), keys.iter().map(select))
     }
 }
 
@@ -913,14 +882,13 @@ pub unsafe extern "C" fn pulsar_routing_selector_select_messages(
             // SAFETY: the caller's contract on each message's fields.
             try_ok!(unsafe { message.to_core() });
         }
-        try_fits!(consumers, written, messages.len());
-        for (out, message) in consumers.prefix(messages.len()).iter_mut().zip(messages) {
-            // SAFETY: as above; every message was checked.
-            let key = try_ok!(unsafe { message.to_core() }).sticky_key();
-            *out = selector.inner.select_key(&key).unwrap_or(no_consumer);
-        }
-        written.write(messages.len());
-        pulsar_routing_status::Ok
+        let select = |message: &pulsar_routing_message_keys| {
+            // SAFETY: as above; every message was checked, so none fails.
+            let keys = unsafe { message.to_core() }.ok()?;
+            selector.inner.select_key(&keys.sticky_key())
+        };
+        let consumers_of = messages.iter().map(|m| select(m).unwrap_or(no_consumer));
+        write_values(consumers, written, messages.len(), consumers_of)
     }
 }
 
@@ -955,15 +923,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_assignments(
         let selector = try_box_ref!(selector);
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
-        write_records(
-            |f| {
-                for a in selector.inner.assignments() {
-                    f(pulsar_routing_assignment::new(a.consumer, a.range));
-                }
-            },
-            buf,
-            written,
-        )
+        write_records(buf, written, || selector.inner.assignments())
     }
 }
 
@@ -995,15 +955,7 @@ pub unsafe extern "C" fn pulsar_routing_selector_consumer_ranges(
         let selector = try_box_ref!(selector);
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
-        write_records(
-            |f| {
-                for a in selector.inner.consumer_ranges() {
-                    f(pulsar_routing_assignment::new(a.consumer, a.range));
-                }
-            },
-            buf,
-            written,
-        )
+        write_records(buf, written, || selector.inner.consumer_ranges())
     }
 }
 
@@ -1035,15 +987,8 @@ pub unsafe extern "C" fn pulsar_routing_selector_ranges_of(
         let selector = try_box_ref!(selector);
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
-        write_records(
-            |f| {
-                for a in selector.inner.consumer_ranges().filter(|a| a.consumer == consumer) {
-                    f(pulsar_routing_hash_range::from_core(a.range));
-                }
-            },
-            buf,
-            written,
-        )
+        let ranges = || selector.inner.consumer_ranges().filter(move |a| a.consumer == consumer);
+        write_records(buf, written, || ranges().map(|a| pulsar_routing_hash_range::from_core(a.range)))
     }
 }
 
@@ -1098,15 +1043,9 @@ pub unsafe extern "C" fn pulsar_routing_selector_last_impact(
             added_written.write(added_needed);
             return pulsar_routing_status::BufferTooSmall;
         }
-        for (out, (consumer, range)) in removed.prefix(removed_needed).iter_mut().zip(impact.removed()) {
-            *out = pulsar_routing_assignment::new(consumer, range);
-        }
-        for (out, (consumer, range)) in added.prefix(added_needed).iter_mut().zip(impact.added()) {
-            *out = pulsar_routing_assignment::new(consumer, range);
-        }
-        removed_written.write(removed_needed);
-        added_written.write(added_needed);
-        pulsar_routing_status::Ok
+        // Both lists fit (checked above), so the first write is OK too.
+        let _ = write_values(removed, removed_written, removed_needed, impact.removed());
+        write_values(added, added_written, added_needed, impact.added())
     }
 }
 
@@ -1133,14 +1072,8 @@ pub unsafe extern "C" fn pulsar_routing_selector_name_index(
     ffi_panic_boundary! {
         let selector = try_box_ref!(selector);
         let out = try_out!(index_out);
-        let AnySelector::ConsistentHashing(selector) = &*selector.inner else {
-            return pulsar_routing_status::WrongSelectorKind;
-        };
-        if !selector.contains(consumer) {
-            return pulsar_routing_status::ConsumerNotFound;
-        }
-        out.write(selector.name_index(consumer).map_or(-1, i64::from));
-        pulsar_routing_status::Ok
+        let ring = try_ok!(selector.inner.ring_of(consumer).map_err(pulsar_routing_status::from));
+        put(out, ring.name_index(consumer).map_or(-1, i64::from))
     }
 }
 
@@ -1174,13 +1107,8 @@ pub unsafe extern "C" fn pulsar_routing_selector_ring_points(
         let selector = try_box_ref!(selector);
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
-        let AnySelector::ConsistentHashing(selector) = &*selector.inner else {
-            return pulsar_routing_status::WrongSelectorKind;
-        };
-        if !selector.contains(consumer) {
-            return pulsar_routing_status::ConsumerNotFound;
-        }
-        write_records(|f| selector.consumer_points(consumer).for_each(f), buf, written)
+        let ring = try_ok!(selector.inner.ring_of(consumer).map_err(pulsar_routing_status::from));
+        write_records(buf, written, || ring.consumer_points(consumer))
     }
 }
 
@@ -1220,12 +1148,6 @@ pub unsafe extern "C" fn pulsar_routing_selector_last_error_message(
         let selector = try_box_ref!(selector);
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
-        match selector.last_error {
-            Some(e) => write_display(e, buf, written),
-            None => {
-                written.write(0);
-                pulsar_routing_status::Ok
-            }
-        }
+        write_error(selector.last_error, buf, written)
     }
 }

@@ -3,9 +3,11 @@
 
 use pulsar_routing_core::key_shared::{KeyHashRange, MessageKeys, StickyKey};
 
-use super::{kind_from_c, pulsar_routing_hash_range, pulsar_routing_selector_kind};
+use super::{
+    kind_from_c, pulsar_routing_hash_range, pulsar_routing_selector_kind, put, write_error,
+    write_values,
+};
 use crate::error::pulsar_routing_status;
-use crate::ffi::write_display;
 use crate::text::pulsar_routing_str;
 
 /// The key fields of a message's metadata, as the broker reads them to find
@@ -46,15 +48,11 @@ pub struct pulsar_routing_message_keys {
 /// # Safety
 /// A non-NULL `data` points to `len` bytes unchanged during `'a`.
 unsafe fn optional<'a>(s: pulsar_routing_str) -> Result<Option<&'a [u8]>, pulsar_routing_status> {
-    if s.data.is_null() {
-        if s.len == 0 {
-            Ok(None)
-        } else {
-            Err(pulsar_routing_status::NullParameter)
-        }
-    } else {
+    match (s.data.is_null(), s.len) {
+        (true, 0) => Ok(None),
+        (true, _) => Err(pulsar_routing_status::NullParameter),
         // SAFETY: this function's contract.
-        Ok(unsafe { s.bytes() })
+        (false, _) => Ok(unsafe { s.bytes() }),
     }
 }
 
@@ -82,19 +80,19 @@ impl pulsar_routing_message_keys {
     }
 }
 
-/// The checked fields behind a `*const pulsar_routing_message_keys`:
+/// The sticky key of the message whose fields `ptr` points to:
 /// NULL_PARAMETER for a NULL pointer or a NULL field with a length.
 ///
 /// # Safety
 /// `ptr` is NULL or points to a readable struct whose non-NULL fields point
 /// to their `len` bytes, all unchanged during `'a`.
-pub(crate) unsafe fn read_message_keys<'a>(
+pub(crate) unsafe fn read_sticky_key<'a>(
     ptr: *const pulsar_routing_message_keys,
-) -> Result<MessageKeys<'a>, pulsar_routing_status> {
+) -> Result<StickyKey<'a>, pulsar_routing_status> {
     // SAFETY: this function's contract.
     match unsafe { ptr.as_ref() } {
         // SAFETY: this function's contract on the fields.
-        Some(keys) => unsafe { keys.to_core() },
+        Some(keys) => unsafe { keys.to_core() }.map(|keys| keys.sticky_key()),
         None => Err(pulsar_routing_status::NullParameter),
     }
 }
@@ -114,8 +112,7 @@ unsafe fn write_slot(
     let key = try_slice!(key, len);
     let out = try_out!(slot_out);
     let range = try_ok!(range());
-    out.write(range.slot_of(key));
-    pulsar_routing_status::Ok
+    put(out, range.slot_of(key))
 }
 
 /// The slot of raw sticky-key bytes under a selector kind's default range:
@@ -213,13 +210,9 @@ pub unsafe extern "C" fn pulsar_routing_slots_of(
             return pulsar_routing_status::NullParameter;
         }
         let range = try_ok!(range.to_key_hash_range());
-        try_fits!(slots, written, keys.len());
-        for (slot, key) in slots.prefix(keys.len()).iter_mut().zip(keys) {
-            // SAFETY: the caller's contract on each key; none is NULL.
-            *slot = range.slot_of(unsafe { key.bytes() }.unwrap_or_default());
-        }
-        written.write(keys.len());
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on each key; none is NULL.
+        let slot = |key: &pulsar_routing_str| range.slot_of(unsafe { key.bytes() }.unwrap_or_default());
+        write_values(slots, written, keys.len(), keys.iter().map(slot))
     }
 }
 
@@ -247,23 +240,17 @@ pub unsafe extern "C" fn pulsar_routing_message_keys_sticky_key(
     written: *mut usize,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if keys.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
+        // SAFETY: the caller's contract on `keys`.
+        let key = try_ok!(unsafe { read_sticky_key(keys) });
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
-        let key = try_ok!(
-            // SAFETY: the caller's contract on `keys`.
-            unsafe { read_message_keys(keys) }
-        ).sticky_key();
         let needed = key.len();
         try_fits!(buf, written, needed);
         match key.write_to(buf.prefix(needed)) {
-            Some(n) => written.write(n),
+            Some(n) => put(written, n),
             // The length was just measured; a mismatch is a bug.
-            None => return pulsar_routing_status::Panic,
+            None => pulsar_routing_status::Panic,
         }
-        pulsar_routing_status::Ok
     }
 }
 
@@ -286,16 +273,9 @@ pub unsafe extern "C" fn pulsar_routing_message_keys_murmur3(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if keys.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
-        let out = try_out!(hash_out);
-        let key = try_ok!(
-            // SAFETY: the caller's contract on `keys`.
-            unsafe { read_message_keys(keys) }
-        ).sticky_key();
-        out.write(key.murmur3());
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `keys`.
+        let key = try_ok!(unsafe { read_sticky_key(keys) });
+        put(try_out!(hash_out), key.murmur3())
     }
 }
 
@@ -322,17 +302,11 @@ pub unsafe extern "C" fn pulsar_routing_message_keys_slot(
     slot_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if keys.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
+        // SAFETY: the caller's contract on `keys`.
+        let key = try_ok!(unsafe { read_sticky_key(keys) });
         let out = try_out!(slot_out);
-        let key = try_ok!(
-            // SAFETY: the caller's contract on `keys`.
-            unsafe { read_message_keys(keys) }
-        ).sticky_key();
         let range: KeyHashRange = try_ok!(range.to_key_hash_range());
-        out.write(range.slot(&key));
-        pulsar_routing_status::Ok
+        put(out, range.slot(&key))
     }
 }
 
@@ -357,13 +331,8 @@ pub unsafe extern "C" fn pulsar_routing_message_keys_check(
     keys: *const pulsar_routing_message_keys,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if keys.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
-        let key: StickyKey<'_> = try_ok!(
-            // SAFETY: the caller's contract on `keys`.
-            unsafe { read_message_keys(keys) }
-        ).sticky_key();
+        // SAFETY: the caller's contract on `keys`.
+        let key = try_ok!(unsafe { read_sticky_key(keys) });
         match key.base64_error() {
             Some(e) => pulsar_routing_status::from(e),
             None => pulsar_routing_status::Ok,
@@ -397,21 +366,8 @@ pub unsafe extern "C" fn pulsar_routing_message_keys_error_message(
     written: *mut usize,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        if keys.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
-        let buf = try_out_buf!(buf, buf_len);
-        let written = try_out!(written);
-        let key = try_ok!(
-            // SAFETY: the caller's contract on `keys`.
-            unsafe { read_message_keys(keys) }
-        ).sticky_key();
-        match key.base64_error() {
-            Some(e) => write_display(e, buf, written),
-            None => {
-                written.write(0);
-                pulsar_routing_status::Ok
-            }
-        }
+        // SAFETY: the caller's contract on `keys`.
+        let key = try_ok!(unsafe { read_sticky_key(keys) });
+        write_error(key.base64_error(), try_out_buf!(buf, buf_len), try_out!(written))
     }
 }

@@ -12,15 +12,13 @@
 mod batch;
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::sync::{PoisonError, RwLock, TryLockError};
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pulsar_routing::key_shared::{
-    AnySelector, Assignment, ExclusiveMode, HashRange, Impact, KeyHashRange, MessageKeys,
-    SelectorKind, UnknownSelectorKind,
+    ExclusiveMode, HashRange, Impact, KeyHashRange, MessageKeys, SelectorKind, UnknownSelectorKind,
 };
-use pulsar_routing_owned::key_shared::{Error, Selector};
+use pulsar_routing_owned::key_shared::{Error, Selector, key_hash_range};
 use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -53,22 +51,14 @@ fn group(pairs: impl Iterator<Item = (u64, HashRange)>) -> RangeMap {
 
 /// Python's repr of a `RangeMap`: `{1: [(0, 32768)], 2: [(32769, 65536)]}`.
 fn repr_ranges(map: &RangeMap) -> String {
-    let mut out = String::from("{");
-    for (i, (consumer, ranges)) in map.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        let _ = write!(out, "{consumer}: [");
-        for (j, (start, end)) in ranges.iter().enumerate() {
-            if j > 0 {
-                out.push_str(", ");
-            }
-            let _ = write!(out, "({start}, {end})");
-        }
-        out.push(']');
-    }
-    out.push('}');
-    out
+    let entries: Vec<String> = map
+        .iter()
+        .map(|(consumer, ranges)| {
+            let ranges: Vec<String> = ranges.iter().map(|(s, e)| format!("({s}, {e})")).collect();
+            format!("{consumer}: [{}]", ranges.join(", "))
+        })
+        .collect();
+    format!("{{{}}}", entries.join(", "))
 }
 
 /// What one add or remove moved: the ranges each consumer lost and gained.
@@ -135,19 +125,25 @@ fn selector_error(py: Python<'_>, e: Error) -> PyErr {
     }
 }
 
-/// A selector shared between threads, and its (fixed) key hash range.
+/// A selector shared between threads, and its (fixed) key hash range and
+/// kind.
 struct Shared {
     lock: RwLock<Selector>,
     range: KeyHashRange,
+    kind: SelectorKind,
 }
 
 impl Shared {
     fn new(py: Python<'_>, made: Result<Selector, Error>) -> PyResult<Self> {
-        let core = made.map_err(|e| selector_error(py, e))?;
-        Ok(Self {
+        made.map(Self::of).map_err(|e| selector_error(py, e))
+    }
+
+    fn of(core: Selector) -> Self {
+        Self {
             range: core.key_hash_range(),
+            kind: core.kind(),
             lock: RwLock::new(core),
-        })
+        }
     }
 
     /// Runs `f` under the read lock. Uncontended, the GIL stays held; when a
@@ -179,17 +175,24 @@ impl Shared {
         }
     }
 
-    fn snapshot(&self, py: Python<'_>) -> Selector {
-        self.read(py, Selector::clone)
-    }
-
+    /// Adds a consumer; only an exclusive selector (of the Python class
+    /// `class`) takes declared ranges.
     fn add(
         &self,
         py: Python<'_>,
+        class: &str,
         consumer_id: &Bound<'_, PyAny>,
         name: &Bound<'_, PyString>,
-        ranges: Option<Vec<HashRange>>,
+        ranges: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyImpact> {
+        let ranges = match ranges {
+            Some(_) if self.kind != SelectorKind::Exclusive => {
+                return Err(PyTypeError::new_err(format!(
+                    "{class} takes no ranges: only an ExclusiveSelector (STICKY mode) has declared ranges"
+                )));
+            }
+            ranges => ranges.map(ranges_arg).transpose()?,
+        };
         let consumer = consumer_id_arg(consumer_id)?;
         let name = JavaString::new(name)?;
         let name = name.utf8();
@@ -201,43 +204,21 @@ impl Shared {
         .map_err(|e| selector_error(py, e))
     }
 
-    fn remove(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<PyImpact> {
-        let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self.write(py, |core| PyImpact::of(core.remove(consumer))))
-    }
-
-    fn select_keys<'py>(
-        &self,
-        py: Python<'py>,
-        keys: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let slots = slots_for_keys(py, keys, self.range)?;
-        Ok(PyArray1::from_vec(py, self.lookup(py, &slots)))
-    }
-
-    fn select_slots<'py>(
-        &self,
-        py: Python<'py>,
-        slots: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let slots = slot_array(py, slots)?;
-        Ok(PyArray1::from_vec(py, self.lookup(py, &slots)))
-    }
-
-    /// The consumer of every slot, -1 for none; the GIL is released for
-    /// long inputs.
-    fn lookup(&self, py: Python<'_>, slots: &[u32]) -> Vec<i64> {
+    /// The consumer of every slot as an int64 array, -1 for none; the GIL
+    /// is released for long inputs.
+    fn lookup<'py>(&self, py: Python<'py>, slots: &[u32]) -> Bound<'py, PyArray1<i64>> {
         let select_all = |core: &Selector| -> Vec<i64> {
             slots
                 .iter()
                 .map(|&slot| core.select(slot).map_or(NO_CONSUMER, id_out))
                 .collect()
         };
-        if slots.len() >= DETACH_MIN_SLOTS {
+        let consumers = if slots.len() >= DETACH_MIN_SLOTS {
             py.detach(|| self.read_blocking(select_all))
         } else {
             self.read(py, select_all)
-        }
+        };
+        PyArray1::from_vec(py, consumers)
     }
 }
 
@@ -324,29 +305,37 @@ fn slot_array(py: Python<'_>, slots: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
     Ok(out)
 }
 
-fn no_ranges_here(kind: &str) -> PyErr {
-    PyTypeError::new_err(format!(
-        "{kind} takes no ranges: only an ExclusiveSelector (STICKY mode) has declared ranges"
-    ))
-}
-
 /// The key hash range of a `Range`-like Python tuple.
 const fn range_tuple(range: KeyHashRange) -> (u32, u32) {
     (range.start(), range.end())
 }
 
-/// The methods every selector class has, with one body each.
+/// The methods every selector class has, with one body each; the class's
+/// Python name, and the docs of its `add`, come first.
 macro_rules! selector_methods {
-    ($class:ident, { $($extra:tt)* }) => {
+    ($class:ident, $name:literal, { $(#[$add_doc:meta])* add; $($extra:tt)* }) => {
         #[pymethods]
         impl $class {
             $($extra)*
+
+            $(#[$add_doc])*
+            #[pyo3(signature = (consumer_id, name, ranges = None))]
+            fn add(
+                &self,
+                py: Python<'_>,
+                consumer_id: &Bound<'_, PyAny>,
+                name: &Bound<'_, PyString>,
+                ranges: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<PyImpact> {
+                self.state.add(py, $name, consumer_id, name, ranges)
+            }
 
             /// Removes a consumer and returns what moved; an unknown consumer
             /// is a no-op with an empty impact, as in the broker.
             #[pyo3(signature = (consumer_id))]
             fn remove(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<PyImpact> {
-                self.state.remove(py, consumer_id)
+                let consumer = consumer_id_arg(consumer_id)?;
+                Ok(self.state.write(py, |core| PyImpact::of(core.remove(consumer))))
             }
 
             /// The consumer of a slot (a sticky key hash in this selector's
@@ -360,8 +349,7 @@ macro_rules! selector_methods {
             /// its bytes), or None.
             #[pyo3(signature = (key, /))]
             fn select_key(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
-                let range = self.state.range;
-                let slot = crate::buffers::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))?;
+                let slot = self.sticky_key_hash(py, key)?;
                 Ok(self.state.read(py, |core| core.select(slot)))
             }
 
@@ -377,7 +365,7 @@ macro_rules! selector_methods {
                 py: Python<'py>,
                 keys: &Bound<'py, PyAny>,
             ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-                self.state.select_keys(py, keys)
+                Ok(self.state.lookup(py, &slots_for_keys(py, keys, self.state.range)?))
             }
 
             /// The consumer of every slot of a sequence or array of ints, as
@@ -388,22 +376,18 @@ macro_rules! selector_methods {
                 py: Python<'py>,
                 slots: &Bound<'py, PyAny>,
             ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-                self.state.select_slots(py, slots)
+                Ok(self.state.lookup(py, &slot_array(py, slots)?))
             }
 
             /// The broker's snapshot: `(start, end, consumer_id)` in slot order.
             fn assignments(&self, py: Python<'_>) -> Vec<(i32, i32, u64)> {
-                let assignments: Vec<Assignment> =
-                    self.state.read(py, |core| core.assignments().collect());
-                assignments.iter().map(Assignment::as_tuple).collect()
+                self.state.read(py, |core| core.assignments().map(|a| a.as_tuple()).collect())
             }
 
             /// Each consumer's ranges as the broker's stats report them
             /// (`getConsumerKeyHashRanges`), keyed by consumer id.
             fn ranges_by_consumer(&self, py: Python<'_>) -> RangeMap {
-                let ranges: Vec<Assignment> =
-                    self.state.read(py, |core| core.consumer_ranges().collect());
-                group(ranges.iter().map(|a| (a.consumer, a.range)))
+                self.state.read(py, |core| group(core.consumer_ranges().map(|a| (a.consumer, a.range))))
             }
 
             /// The consumer ids, ascending.
@@ -429,10 +413,7 @@ macro_rules! selector_methods {
             /// An independent selector with the same consumers and history.
             fn copy(&self, py: Python<'_>) -> Self {
                 Self {
-                    state: Shared {
-                        lock: RwLock::new(self.state.snapshot(py)),
-                        range: self.state.range,
-                    },
+                    state: Shared::of(self.state.read(py, Selector::clone)),
                     ..*self
                 }
             }
@@ -464,7 +445,15 @@ pub(crate) struct PyAutoSplitSelector {
     range_size: i32,
 }
 
-selector_methods!(PyAutoSplitSelector, {
+selector_methods!(PyAutoSplitSelector, "AutoSplitSelector", {
+    /// Adds a consumer and returns what moved. `name` does not matter to this
+    /// selector; `ranges` must be None.
+    ///
+    /// Raises `ConsumerAssignError` with the broker's "No more range can
+    /// assigned to new consumer, assigned consumers N" when every range is
+    /// one slot wide, or when the id is already in the selector.
+    add;
+
     #[new]
     #[pyo3(signature = (range_size = 65536))]
     fn new(py: Python<'_>, range_size: i32) -> PyResult<Self> {
@@ -472,26 +461,6 @@ selector_methods!(PyAutoSplitSelector, {
             state: Shared::new(py, Selector::auto_split(range_size))?,
             range_size,
         })
-    }
-
-    /// Adds a consumer and returns what moved. `name` does not matter to this
-    /// selector; `ranges` must be None.
-    ///
-    /// Raises `ConsumerAssignError` with the broker's "No more range can
-    /// assigned to new consumer, assigned consumers N" when every range is
-    /// one slot wide, or when the id is already in the selector.
-    #[pyo3(signature = (consumer_id, name, ranges = None))]
-    fn add(
-        &self,
-        py: Python<'_>,
-        consumer_id: &Bound<'_, PyAny>,
-        name: &Bound<'_, PyString>,
-        ranges: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyImpact> {
-        if ranges.is_some() {
-            return Err(no_ranges_here("AutoSplitSelector"));
-        }
-        self.state.add(py, consumer_id, name, None)
     }
 
     /// The range size (a power of two; 65536 in the broker).
@@ -525,7 +494,13 @@ pub(crate) struct PyConsistentHashingSelector {
     range_max: u32,
 }
 
-selector_methods!(PyConsistentHashingSelector, {
+selector_methods!(PyConsistentHashingSelector, "ConsistentHashingSelector", {
+    /// Adds a consumer and returns what moved (only the new consumer gains).
+    /// `name` is hashed as its UTF-8 bytes; `ranges` must be None. Raises
+    /// `ConsumerAssignError` when the id is already in the selector (the
+    /// broker's add never fails).
+    add;
+
     #[new]
     #[pyo3(signature = (points = 100, range_max = 65535))]
     fn new(py: Python<'_>, points: u32, range_max: i64) -> PyResult<Self> {
@@ -536,24 +511,6 @@ selector_methods!(PyConsistentHashingSelector, {
             points,
             range_max,
         })
-    }
-
-    /// Adds a consumer and returns what moved (only the new consumer gains).
-    /// `name` is hashed as its UTF-8 bytes; `ranges` must be None. Raises
-    /// `ConsumerAssignError` when the id is already in the selector (the
-    /// broker's add never fails).
-    #[pyo3(signature = (consumer_id, name, ranges = None))]
-    fn add(
-        &self,
-        py: Python<'_>,
-        consumer_id: &Bound<'_, PyAny>,
-        name: &Bound<'_, PyString>,
-        ranges: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyImpact> {
-        if ranges.is_some() {
-            return Err(no_ranges_here("ConsistentHashingSelector"));
-        }
-        self.state.add(py, consumer_id, name, None)
     }
 
     /// Ring points per consumer.
@@ -574,10 +531,9 @@ selector_methods!(PyConsistentHashingSelector, {
     #[pyo3(signature = (consumer_id, /))]
     fn name_index(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self.state.read(py, |core| match &**core {
-            AnySelector::ConsistentHashing(sel) => sel.name_index(consumer),
-            _ => None,
-        }))
+        Ok(self
+            .state
+            .read(py, |core| core.ring_of(consumer).ok()?.name_index(consumer)))
     }
 
     /// The consumer's ring points for point indexes 0..points-1 (empty for
@@ -589,9 +545,9 @@ selector_methods!(PyConsistentHashingSelector, {
         consumer_id: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<u32>> {
         let consumer = consumer_id_arg(consumer_id)?;
-        Ok(self.state.read(py, |core| match &**core {
-            AnySelector::ConsistentHashing(sel) => sel.consumer_points(consumer).collect(),
-            _ => Vec::new(),
+        Ok(self.state.read(py, |core| match core.ring_of(consumer) {
+            Ok(ring) => ring.consumer_points(consumer).collect(),
+            Err(_) => Vec::new(),
         }))
     }
 
@@ -618,7 +574,19 @@ pub(crate) struct PyExclusiveSelector {
     legacy: bool,
 }
 
-selector_methods!(PyExclusiveSelector, {
+selector_methods!(PyExclusiveSelector, "ExclusiveSelector", {
+    /// Adds a consumer with its declared `ranges` (`(start, end)` pairs,
+    /// inclusive; None stands for a consumer that sent no KeySharedMeta) and
+    /// returns the slots it took: its ranges clipped to `[0, 65535]` (the
+    /// broker reports none; this is what moved). The broker checks no bounds; the client
+    /// does (`validate_sticky_ranges`).
+    ///
+    /// Raises `ConsumerAssignError` with the broker's message: no meta, no
+    /// range, start > end, overlapping own ranges, a conflict with another
+    /// consumer ("Range conflict with consumer Consumer{consumerId=N}"; the
+    /// broker prints more of the consumer), or an id already present.
+    add;
+
     #[new]
     #[pyo3(signature = (*, legacy = false))]
     fn new(py: Python<'_>, legacy: bool) -> PyResult<Self> {
@@ -631,28 +599,6 @@ selector_methods!(PyExclusiveSelector, {
             state: Shared::new(py, Selector::exclusive(mode))?,
             legacy,
         })
-    }
-
-    /// Adds a consumer with its declared `ranges` (`(start, end)` pairs,
-    /// inclusive; None stands for a consumer that sent no KeySharedMeta) and
-    /// returns the slots it took: its ranges clipped to `[0, 65535]` (the
-    /// broker reports none; this is what moved). The broker checks no bounds; the client
-    /// does (`validate_sticky_ranges`).
-    ///
-    /// Raises `ConsumerAssignError` with the broker's message: no meta, no
-    /// range, start > end, overlapping own ranges, a conflict with another
-    /// consumer ("Range conflict with consumer Consumer{consumerId=N}"; the
-    /// broker prints more of the consumer), or an id already present.
-    #[pyo3(signature = (consumer_id, name, ranges = None))]
-    fn add(
-        &self,
-        py: Python<'_>,
-        consumer_id: &Bound<'_, PyAny>,
-        name: &Bound<'_, PyString>,
-        ranges: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyImpact> {
-        let ranges = ranges.map(ranges_arg).transpose()?;
-        self.state.add(py, consumer_id, name, ranges)
     }
 
     /// True with the rules before PR #24730.
@@ -678,14 +624,21 @@ fn selector_range(py: Python<'_>, selector: &Bound<'_, PyAny>) -> PyResult<KeyHa
             .map(SelectorKind::key_hash_range)
             .map_err(|e: UnknownSelectorKind| e.into_py_exception(py));
     }
-    if let Ok(s) = selector.cast::<PyAutoSplitSelector>() {
-        return Ok(s.get().state.range);
-    }
-    if let Ok(s) = selector.cast::<PyConsistentHashingSelector>() {
-        return Ok(s.get().state.range);
-    }
-    if let Ok(s) = selector.cast::<PyExclusiveSelector>() {
-        return Ok(s.get().state.range);
+    let range = (selector
+        .cast::<PyAutoSplitSelector>()
+        .map(|s| s.get().state.range))
+    .or_else(|_| {
+        selector
+            .cast::<PyConsistentHashingSelector>()
+            .map(|s| s.get().state.range)
+    })
+    .or_else(|_| {
+        selector
+            .cast::<PyExclusiveSelector>()
+            .map(|s| s.get().state.range)
+    });
+    if let Ok(range) = range {
+        return Ok(range);
     }
     Err(PyTypeError::new_err(format!(
         "selector must be \"auto_split\", \"consistent_hashing\", \"exclusive\" or a selector, not {}",
@@ -817,8 +770,7 @@ pub(crate) fn ring_point(
     i: u32,
     range_max: i64,
 ) -> PyResult<u32> {
-    let range_max = u32::try_from(range_max.max(0)).unwrap_or(u32::MAX);
-    let range = KeyHashRange::new(1, range_max).map_err(|e| e.into_py_exception(py))?;
+    let range = key_hash_range(1, range_max).map_err(|e| e.into_py_exception(py))?;
     let name = text_or_bytes(name)?;
     Ok(pulsar_routing::key_shared::ring_point(
         &name, name_index, i, range,
