@@ -724,6 +724,44 @@ pub(crate) fn enum_to_c<T: PartialEq>(all: &[T], value: T) -> u32 {
         .unwrap_or(u32::MAX)
 }
 
+/// The static name of the value with this C code (its position in `all`),
+/// or NULL for an unknown code: the `*_name` functions of the enumerations.
+pub(crate) fn enum_name<T: Copy>(
+    all: &[T],
+    code: u32,
+    name: fn(T) -> &'static CStr,
+) -> *const c_char {
+    let unknown = pulsar_routing_status::Ok;
+    enum_from_c(all, code, unknown).map_or(core::ptr::null(), |value| name(value).as_ptr())
+}
+
+/// Parses the name at `(name, len)` with `parse` into `*out`: the
+/// `*_from_name` functions. Bytes that are not UTF-8 name nothing, so they
+/// give `unknown`.
+///
+/// # Safety
+/// `name` must point to `len` readable bytes and `out` must be valid for
+/// writing a `T`.
+pub(crate) unsafe fn name_from_c<T, E>(
+    name: *const u8,
+    len: usize,
+    out: *mut T,
+    unknown: pulsar_routing_status,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> pulsar_routing_status
+where
+    E: fmt::Display,
+    pulsar_routing_status: From<E>,
+{
+    let name = try_slice!(name, len);
+    let out = try_out!(out);
+    let Ok(name) = core::str::from_utf8(name) else {
+        return unknown;
+    };
+    out.write(try_ok!(parse(name)));
+    pulsar_routing_status::Ok
+}
+
 /// Maps core errors to statuses, one `impl From` per type:
 /// `Type { pattern => status, ... }`. Where the core's enum is
 /// `non_exhaustive`, the last arm is `_ => Self::Panic`: a variant added to

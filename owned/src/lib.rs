@@ -22,7 +22,9 @@
 
 #[allow(unsafe_code)]
 pub mod batch;
+pub mod kafka;
 #[allow(unsafe_code)]
 pub mod key_counts;
 pub mod key_shared;
 pub mod lookup;
+pub mod profiles;

@@ -9,17 +9,15 @@ use std::sync::Mutex;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
-    BatchingConfig, CharSignedness, ClientProfile, ProfileConfig, ProfileKeying, ProfileRouter,
-    ProfileSeed,
+    BatchingConfig, CharSignedness, ClientProfile, ProfileConfig, ProfileKeying, ProfileMode,
+    ProfileRouter, ProfileSeed,
 };
 
-use crate::error::pulsar_routing_status;
+use crate::error::{enum_to_c, pulsar_routing_status};
 use crate::ffi::{BoxCastable, free_box, lock, to_boxed_mut_ptr};
 use crate::profiles::{
-    PULSAR_ROUTING_PROFILE_MODE_DEFAULT, PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN,
-    PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION, default_config, hash_to_c, keyed_partition,
-    message_from_c, mode_from_c, profile_from_c, profile_to_c,
-    pulsar_routing_client_hashing_scheme, pulsar_routing_client_profile,
+    default_config, hash_to_c, keyed_partition, message_from_c, mode_from_c, profile_from_c,
+    profile_to_c, pulsar_routing_client_hashing_scheme, pulsar_routing_client_profile,
     pulsar_routing_profile_hash, pulsar_routing_profile_mode, scheme_from_c, scheme_to_c,
 };
 use crate::routing_key::pulsar_routing_key;
@@ -63,21 +61,9 @@ pub struct pulsar_routing_profile_config {
 
 impl pulsar_routing_profile_config {
     fn from_core(config: &ProfileConfig) -> Self {
-        let scheme = scheme_to_c(config.scheme, config.boost);
-        let mode = match config.mode {
-            pulsar_routing_core::profiles::ProfileMode::ClientDefault => {
-                PULSAR_ROUTING_PROFILE_MODE_DEFAULT
-            }
-            pulsar_routing_core::profiles::ProfileMode::RoundRobin => {
-                PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN
-            }
-            pulsar_routing_core::profiles::ProfileMode::SinglePartition => {
-                PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION
-            }
-        };
         Self {
-            scheme,
-            mode,
+            scheme: scheme_to_c(config.scheme, config.boost),
+            mode: enum_to_c(&ProfileMode::ALL, config.mode),
             char_unsigned: matches!(config.char_signedness, CharSignedness::Unsigned),
             batching_enabled: config.batching.enabled,
             batching_max_messages: config.batching.max_messages,

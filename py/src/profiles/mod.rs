@@ -9,10 +9,10 @@ pub(crate) use router::*;
 use numpy::PyArray1;
 use pulsar_routing::PartitionCount;
 use pulsar_routing::profiles::{
-    BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash,
-    ProfileConfig, ProfileKey, ProfileKeying, ProfileMessage, ProfileMode,
+    BoostHashGeneration, ClientProfile, KeyHash, ProfileKey, ProfileKeying, ProfileMessage,
     ProfileRouteError as CoreRouteError,
 };
+use pulsar_routing_owned::profiles::ProfileOptions;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -40,53 +40,31 @@ pub(crate) fn route_error(err: CoreRouteError) -> PyErr {
     ProfileRouteError::new_err(err.to_string())
 }
 
-/// The configuration of a producer of `profile`: its defaults, with the
-/// given options over them.
-pub(crate) fn profile_config(
+/// A name parsed by the core, its error a `ProfileConfigError`.
+pub(crate) fn parse<T: std::str::FromStr<Err: std::fmt::Display>>(name: &str) -> PyResult<T> {
+    name.parse().map_err(|e| config_error(format!("{e}")))
+}
+
+/// The client of `profile` and the options over its defaults that the
+/// Python functions share: `scheme`, `mode`, and how a C++ or Python
+/// client was built (`unsigned_char`, `boost`, `boost_1_74_x86_64`).
+pub(crate) fn profile_options(
     profile: &str,
     scheme: Option<&str>,
     mode: Option<&str>,
-    build: BuildOptions<'_>,
-) -> PyResult<(ClientProfile, ProfileConfig)> {
-    let profile: ClientProfile = profile.parse().map_err(|e| config_error(format!("{e}")))?;
-    let mut config = ProfileConfig::client_default(profile);
-    if let Some(scheme) = scheme {
-        let scheme: ClientHashingScheme =
-            scheme.parse().map_err(|e| config_error(format!("{e}")))?;
-        config = config.with_scheme(scheme);
-    }
-    if let Some(mode) = mode {
-        let mode: ProfileMode = mode.parse().map_err(|e| config_error(format!("{e}")))?;
-        config = config.with_mode(mode);
-    }
-    if build.unsigned_char {
-        config.char_signedness = CharSignedness::Unsigned;
-    }
-    config.boost = boost_generation(profile, build.boost, build.boost_1_74_x86_64)?;
-    Ok((profile, config))
-}
-
-/// The options describing how a C++ or Python client was built, as the
-/// Python functions take them.
-#[derive(Clone, Copy)]
-pub(crate) struct BuildOptions<'a> {
     unsigned_char: bool,
-    boost: Option<&'a str>,
+    boost: Option<&str>,
     boost_1_74_x86_64: bool,
-}
-
-impl<'a> BuildOptions<'a> {
-    pub(crate) fn new(
-        unsigned_char: bool,
-        boost: Option<&'a str>,
-        boost_1_74_x86_64: bool,
-    ) -> Self {
-        Self {
-            unsigned_char,
-            boost,
-            boost_1_74_x86_64,
-        }
-    }
+) -> PyResult<(ClientProfile, ProfileOptions)> {
+    let profile: ClientProfile = parse(profile)?;
+    let options = ProfileOptions {
+        scheme: scheme.map(parse).transpose()?,
+        mode: mode.map(parse).transpose()?,
+        unsigned_char,
+        boost: boost_generation(profile, boost, boost_1_74_x86_64)?,
+        ..ProfileOptions::default()
+    };
+    Ok((profile, options))
 }
 
 /// The Boost generation of the `boost=` option (a release such as `"1.74"`
@@ -105,7 +83,7 @@ fn boost_generation(
                 "give the Boost release with boost= only (boost_1_74_x86_64=True is boost=\"1.74\")",
             ));
         }
-        (Some(release), false) => release.parse().map_err(|e| config_error(format!("{e}")))?,
+        (Some(release), false) => parse(release)?,
     };
     if !matches!(profile, ClientProfile::Cpp | ClientProfile::Python) {
         return Err(config_error(format!(
@@ -120,60 +98,46 @@ fn keying(
     profile: &str,
     scheme: Option<&str>,
     mode: Option<&str>,
-    build: BuildOptions<'_>,
+    unsigned_char: bool,
+    boost: Option<&str>,
+    boost_1_74_x86_64: bool,
 ) -> PyResult<ProfileKeying> {
-    let (profile, config) = profile_config(profile, scheme, mode, build)?;
-    ProfileKeying::new(profile, &config).map_err(|e| config_error(e.to_string()))
+    let (profile, options) = profile_options(
+        profile,
+        scheme,
+        mode,
+        unsigned_char,
+        boost,
+        boost_1_74_x86_64,
+    )?;
+    ProfileKeying::new(profile, &options.config(profile)).map_err(|e| config_error(e.to_string()))
 }
 
-/// A key as the clients take it: text (which every client sends as its
-/// UTF-8 bytes), bytes, or none.
-pub(crate) enum ClientKey<'a> {
-    None,
-    Text(&'a str),
-    Bytes(&'a [u8]),
-}
-
-impl<'a> ClientKey<'a> {
-    pub(crate) fn extract(
-        obj: &'a Bound<'_, PyAny>,
-        what: &dyn std::fmt::Display,
-    ) -> PyResult<Self> {
-        if obj.is_none() {
-            Ok(Self::None)
-        } else if let Ok(s) = obj.cast::<PyString>() {
-            s.to_str().map(Self::Text).map_err(|_| lone_surrogate(what))
-        } else if let Ok(bytes) = obj.cast::<PyBytes>() {
-            Ok(Self::Bytes(bytes.as_bytes()))
-        } else {
-            Err(PyTypeError::new_err(format!(
-                "{what} must be str, bytes or None, not {}",
-                obj.get_type().name()?
-            )))
-        }
-    }
-
-    pub(crate) fn profile_key(&self) -> ProfileKey<'a> {
-        match *self {
-            Self::None => ProfileKey::None,
-            Self::Text(s) => ProfileKey::Str(s),
-            Self::Bytes(b) => ProfileKey::Bytes(b),
-        }
-    }
-
-    /// The serialized key, as Kafka sees it (`None` is a `null` key).
-    pub(crate) fn kafka_bytes(&self) -> Option<&'a [u8]> {
-        match *self {
-            Self::None => None,
-            Self::Text(s) => Some(s.as_bytes()),
-            Self::Bytes(b) => Some(b),
-        }
+/// A key as the clients take it: `str` (which every client sends as its
+/// UTF-8 bytes), `bytes`, or `None`.
+pub(crate) fn client_key<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    what: &dyn std::fmt::Display,
+) -> PyResult<ProfileKey<'a>> {
+    if obj.is_none() {
+        Ok(ProfileKey::None)
+    } else if let Ok(s) = obj.cast::<PyString>() {
+        s.to_str()
+            .map(ProfileKey::Str)
+            .map_err(|_| lone_surrogate(what))
+    } else if let Ok(bytes) = obj.cast::<PyBytes>() {
+        Ok(ProfileKey::Bytes(bytes.as_bytes()))
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{what} must be str, bytes or None, not {}",
+            obj.get_type().name()?
+        )))
     }
 }
 
 /// Routes one key to an int32 slot (`-1` without a partition).
 pub(crate) trait KeyRoute: Sync {
-    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError>;
+    fn route(&self, key: ProfileKey<'_>) -> Result<i32, CoreRouteError>;
 }
 
 #[derive(Clone, Copy)]
@@ -183,9 +147,9 @@ struct ProfileRoute {
 }
 
 impl KeyRoute for ProfileRoute {
-    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError> {
+    fn route(&self, key: ProfileKey<'_>) -> Result<i32, CoreRouteError> {
         let message = ProfileMessage {
-            key: key.profile_key(),
+            key,
             ordering_key: None,
             payload_len: 0,
         };
@@ -222,13 +186,13 @@ impl<R: KeyRoute> KeyBatch for ClientKeys<'_, R> {
     #[inline(never)]
     fn key(&self, index: usize, key: KeyRef<'_>) -> PyResult<i32> {
         let key = match key {
-            KeyRef::None => ClientKey::None,
-            KeyRef::Text(text) => ClientKey::Text(text),
-            KeyRef::Bytes(bytes) => ClientKey::Bytes(bytes),
+            KeyRef::None => ProfileKey::None,
+            KeyRef::Text(text) => ProfileKey::Str(text),
+            KeyRef::Bytes(bytes) => ProfileKey::Bytes(bytes),
             // Not taken without `SURROGATES`.
             KeyRef::Utf16(_) => return Err(lone_surrogate(&format_args!("keys[{index}]"))),
         };
-        self.0.route(&key).map_err(route_error)
+        self.0.route(key).map_err(route_error)
     }
 
     fn surrogate_object(&self, index: usize, _text: &Bound<'_, PyString>) -> PyErr {
@@ -279,7 +243,9 @@ pub(crate) fn profile_partition(
         profile,
         scheme,
         mode,
-        BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
+        unsigned_char,
+        boost,
+        boost_1_74_x86_64,
     )?;
     with_message(key, ordering_key, 0, |message| {
         keying.partition(message, n).map_err(route_error)
@@ -294,14 +260,14 @@ pub(crate) fn with_message<T>(
     payload_len: u64,
     f: impl FnOnce(&ProfileMessage<'_>) -> PyResult<T>,
 ) -> PyResult<T> {
-    let key = ClientKey::extract(key, &"key")?;
-    let ordering = match ordering_key {
-        Some(obj) if !obj.is_none() => Some(ClientKey::extract(obj, &"ordering_key")?),
-        _ => None,
+    let key = client_key(key, &"key")?;
+    let ordering_key = match ordering_key {
+        Some(obj) => client_key(obj, &"ordering_key")?.bytes(),
+        None => None,
     };
     f(&ProfileMessage {
-        key: key.profile_key(),
-        ordering_key: ordering.as_ref().and_then(ClientKey::kafka_bytes),
+        key,
+        ordering_key,
         payload_len,
     })
 }
@@ -332,7 +298,9 @@ pub(crate) fn profile_partitions<'py>(
             profile,
             scheme,
             mode,
-            BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
+            unsigned_char,
+            boost,
+            boost_1_74_x86_64,
         )?,
     };
     route_all(py, keys, &route)
@@ -353,14 +321,15 @@ pub(crate) fn profile_key_hash_name(
     boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<&'static str> {
-    Ok(keying(
+    let keying = keying(
         profile,
         scheme,
         mode,
-        BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
-    )?
-    .hash()
-    .name())
+        unsigned_char,
+        boost,
+        boost_1_74_x86_64,
+    )?;
+    Ok(keying.hash().name())
 }
 
 /// A client key hash by name (see `profile_key_hash_name`); a `str` is
@@ -372,7 +341,7 @@ pub(crate) fn profile_key_hash(
     data: &Bound<'_, PyAny>,
     hash: &str,
 ) -> PyResult<u32> {
-    let hash: KeyHash = hash.parse().map_err(|e| config_error(format!("{e}")))?;
+    let hash: KeyHash = parse(hash)?;
     if hash == KeyHash::JavaStringHash
         && let Ok(text) = data.cast::<PyString>()
     {
