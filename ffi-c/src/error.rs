@@ -2,6 +2,7 @@
 
 use core::ffi::{CStr, c_char};
 use core::fmt;
+use std::io::Write as _;
 use std::sync::OnceLock;
 
 use strum::{EnumCount, EnumIter, FromRepr, IntoEnumIterator};
@@ -451,33 +452,10 @@ enum Source {
 /// The longest message a status can have, NUL included.
 const MESSAGE_CAPACITY: usize = 512;
 
-/// A core message rendered once into static memory: the C function that
-/// hands it out promises a static string and no allocation.
-struct Rendered([u8; MESSAGE_CAPACITY]);
-
-/// `fmt::Write` into a fixed buffer, refusing what does not fit (a test
-/// keeps every message within it).
-struct Fixed<'a> {
-    buf: &'a mut [u8; MESSAGE_CAPACITY],
-    len: usize,
-}
-
-impl fmt::Write for Fixed<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        // Keep the last byte for the NUL; an interior NUL would cut the C
-        // string short, so the core's texts must not have one.
-        let end = self.len + s.len();
-        if end >= MESSAGE_CAPACITY || s.as_bytes().contains(&0) {
-            return Err(fmt::Error);
-        }
-        self.buf[self.len..end].copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
-/// One slot per status, filled on the first request for its message.
-static RENDERED: [OnceLock<Rendered>; pulsar_routing_status::COUNT] =
+/// One slot per status: its core message, rendered once into static
+/// memory on the first request for it (the C function that hands it out
+/// promises a static string and no allocation).
+static RENDERED: [OnceLock<[u8; MESSAGE_CAPACITY]>; pulsar_routing_status::COUNT] =
     [const { OnceLock::new() }; pulsar_routing_status::COUNT];
 
 impl pulsar_routing_status {
@@ -503,18 +481,17 @@ impl pulsar_routing_status {
         let slot = Self::iter().position(|s| s == self).unwrap_or(0);
         let rendered = RENDERED[slot].get_or_init(|| {
             let mut buf = [0; MESSAGE_CAPACITY];
-            let mut out = Fixed {
-                buf: &mut buf,
-                len: 0,
-            };
-            if fmt::write(&mut out, format_args!("{display}")).is_err() {
-                // Only a message past the capacity gets here, which the
-                // tests rule out: an empty string beats a cut one.
-                buf = [0; MESSAGE_CAPACITY];
+            // The last byte stays the NUL. A message past the capacity, or
+            // with a NUL that would cut the C string short, renders empty (a
+            // test rules both out): an empty string beats a cut one.
+            let mut rest = &mut buf[..MESSAGE_CAPACITY - 1];
+            let written = write!(rest, "{display}").map(|()| MESSAGE_CAPACITY - 1 - rest.len());
+            match written {
+                Ok(len) if !buf[..len].contains(&0) => buf,
+                _ => [0; MESSAGE_CAPACITY],
             }
-            Rendered(buf)
         });
-        CStr::from_bytes_until_nul(&rendered.0).unwrap_or(c"")
+        CStr::from_bytes_until_nul(rendered).unwrap_or(c"")
     }
 
     /// Where each status's message comes from.

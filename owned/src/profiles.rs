@@ -49,7 +49,7 @@ impl ProfileOptions {
         config.boost = self.boost.or(config.boost);
         config.mode = self.mode.unwrap_or(config.mode);
         if self.unsigned_char {
-            config.char_signedness = CharSignedness::Unsigned;
+            config.char_signedness = char_signedness(true);
         }
         let b = &mut config.batching;
         b.enabled = self.batching.unwrap_or(b.enabled);
@@ -63,6 +63,16 @@ impl ProfileOptions {
             .unwrap_or(b.partition_switch_frequency);
         config.lazy_start = self.lazy_start;
         config
+    }
+}
+
+/// The signedness of a platform's `char`, from the bindings' flag.
+#[must_use]
+pub const fn char_signedness(unsigned_char: bool) -> CharSignedness {
+    if unsigned_char {
+        CharSignedness::Unsigned
+    } else {
+        CharSignedness::Signed
     }
 }
 

@@ -11,22 +11,19 @@ pub mod router;
 
 use core::ffi::{CStr, c_char};
 
-use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
-    BoostHashGeneration, BoostHashGeneration as Boost, CharSignedness, ClientHashingScheme,
+    BoostHashGeneration, BoostHashGeneration as Boost, ClientHashingScheme,
     ClientHashingScheme as Scheme, ClientProfile, KeyHash, ProfileConfig, ProfileKey,
     ProfileKeying, ProfileMessage, ProfileMode, cpp_partition_index, cpp_producer_send, go_atoi,
     go_partition_index,
 };
-use pulsar_routing_owned::profiles::scheme_of_name;
+use pulsar_routing_core::{PartitionCount, RoutingKey};
+use pulsar_routing_owned::profiles::{char_signedness, scheme_of_name};
 
 use crate::error::{enum_from_c, enum_name, enum_to_c, name_from_c, pulsar_routing_status};
 use crate::ffi::Out;
 use crate::kafka::optional_slice;
-use crate::routing_key::{
-    PULSAR_ROUTING_KEY_KIND_BYTES, PULSAR_ROUTING_KEY_KIND_NONE, PULSAR_ROUTING_KEY_KIND_STRING,
-    PULSAR_ROUTING_KEY_KIND_UTF16, pulsar_routing_key,
-};
+use crate::routing_key::{PULSAR_ROUTING_KEY_KIND_UTF16, pulsar_routing_key};
 
 /// A Pulsar client library: one of the `PULSAR_ROUTING_CLIENT_PROFILE_*`
 /// values.
@@ -222,8 +219,6 @@ pub(crate) fn keyed_partition(
     pulsar_routing_status::Ok
 }
 
-/// A `&'static CStr` from a core name without its NUL: the names are few
-/// and fixed, so they are listed here; the tests hold them equal.
 /// The profile message of a C key and ordering key (NULL: none, with a
 /// length of 0), or the status of the first bad argument: a NULL pointer
 /// first, then an unknown or unsupported key kind, then bad UTF-8.
@@ -240,24 +235,15 @@ pub(crate) unsafe fn message_from_c<'a>(
 ) -> Result<ProfileMessage<'a>, pulsar_routing_status> {
     // SAFETY: this function's contract on `ordering_key`.
     let ordering_key = unsafe { optional_slice(ordering_key, ordering_key_len) }?;
-    let key = match key.kind {
-        PULSAR_ROUTING_KEY_KIND_NONE => ProfileKey::None,
-        PULSAR_ROUTING_KEY_KIND_STRING | PULSAR_ROUTING_KEY_KIND_BYTES => {
-            // SAFETY: this function's contract on `key.data`.
-            let bytes = unsafe { crate::ffi::slice_from_raw(key.data, key.len) }
-                .ok_or(pulsar_routing_status::NullParameter)?;
-            if key.kind == PULSAR_ROUTING_KEY_KIND_STRING {
-                ProfileKey::Str(
-                    core::str::from_utf8(bytes).map_err(|_| pulsar_routing_status::InvalidUtf8)?,
-                )
-            } else {
-                ProfileKey::Bytes(bytes)
-            }
-        }
-        PULSAR_ROUTING_KEY_KIND_UTF16 => {
-            return Err(pulsar_routing_status::ProfileKeyKindUnsupported);
-        }
-        _ => return Err(pulsar_routing_status::UnknownKeyKind),
+    if key.kind == PULSAR_ROUTING_KEY_KIND_UTF16 {
+        return Err(pulsar_routing_status::ProfileKeyKindUnsupported);
+    }
+    // SAFETY: this function's contract on `key.data`.
+    let key = match unsafe { key.to_core() }? {
+        RoutingKey::None => ProfileKey::None,
+        RoutingKey::Key(text) => ProfileKey::Str(text),
+        RoutingKey::KeyBytes(bytes) => ProfileKey::Bytes(bytes),
+        _ => return Err(pulsar_routing_status::ProfileKeyKindUnsupported),
     };
     Ok(ProfileMessage {
         key,
@@ -679,12 +665,7 @@ pub unsafe extern "C" fn pulsar_routing_boost_hash_raw(
             }
             _ => return pulsar_routing_status::UnknownClientHashingScheme,
         };
-        let char_signedness = if char_unsigned {
-            CharSignedness::Unsigned
-        } else {
-            CharSignedness::Signed
-        };
-        out.write(generation.hash_raw(key, char_signedness));
+        out.write(generation.hash_raw(key, char_signedness(char_unsigned)));
         pulsar_routing_status::Ok
     }
 }

@@ -9,9 +9,11 @@ use std::sync::Mutex;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
-    BatchingConfig, CharSignedness, ClientProfile, ProfileConfig, ProfileKeying, ProfileMode,
-    ProfileRouter, ProfileSeed,
+    CharSignedness, ClientProfile, ProfileConfig, ProfileKeying, ProfileMode, ProfileRouter,
+    ProfileSeed,
 };
+
+use pulsar_routing_owned::profiles::ProfileOptions;
 
 use crate::error::{enum_to_c, pulsar_routing_status};
 use crate::ffi::{BoxCastable, free_box, lock, to_boxed_mut_ptr};
@@ -74,34 +76,27 @@ impl pulsar_routing_profile_config {
         }
     }
 
-    /// The core profile of a C value, and this configuration for it.
-    fn with_profile(
+    /// The core profile of a C value, and this configuration for it: every
+    /// field laid over the client's defaults.
+    pub(crate) fn with_profile(
         self,
         profile: pulsar_routing_client_profile,
     ) -> Result<(ClientProfile, ProfileConfig), pulsar_routing_status> {
-        Ok((profile_from_c(profile)?, self.to_core()?))
-    }
-
-    pub(crate) fn to_core(self) -> Result<ProfileConfig, pulsar_routing_status> {
+        let profile = profile_from_c(profile)?;
         let (scheme, boost) = scheme_from_c(self.scheme)?;
-        Ok(ProfileConfig {
-            scheme,
-            mode: mode_from_c(self.mode)?,
-            batching: BatchingConfig {
-                enabled: self.batching_enabled,
-                max_messages: self.batching_max_messages,
-                max_bytes: self.batching_max_bytes,
-                max_publish_delay_ns: self.batching_max_publish_delay_ns,
-                partition_switch_frequency: self.partition_switch_frequency,
-            },
-            char_signedness: if self.char_unsigned {
-                CharSignedness::Unsigned
-            } else {
-                CharSignedness::Signed
-            },
+        let options = ProfileOptions {
+            scheme: Some(scheme),
             boost,
+            mode: Some(mode_from_c(self.mode)?),
+            unsigned_char: self.char_unsigned,
+            batching: Some(self.batching_enabled),
+            batching_max_messages: Some(self.batching_max_messages),
+            batching_max_bytes: Some(self.batching_max_bytes),
+            batching_max_publish_delay_ns: Some(self.batching_max_publish_delay_ns),
+            partition_switch_frequency: Some(self.partition_switch_frequency),
             lazy_start: self.lazy_start,
-        })
+        };
+        Ok((profile, options.config(profile)))
     }
 }
 
