@@ -6,41 +6,14 @@ mod partitioners;
 pub(crate) use partitioners::*;
 
 use numpy::PyArray1;
-use pulsar_routing::PartitionCount;
 use pulsar_routing::kafka::{fnv1a, murmur2, to_positive};
-use pulsar_routing::profiles::{ProfileKey, ProfileRouteError as CoreRouteError};
 use pulsar_routing_owned::kafka::KeyedPartitioner;
 use pyo3::prelude::*;
 
 use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above, hash_text_or_bytes};
 use crate::crc32::streaming_hasher;
 use crate::errors::{PulsarRoutingError, partition_count};
-use crate::profiles::{KeyRoute, NO_KEY, client_key, parse, route_all};
-
-/// A Kafka partitioner by name over a topic's partitions.
-#[derive(Clone, Copy)]
-struct KafkaRoute {
-    partitioner: KeyedPartitioner,
-    n: PartitionCount,
-}
-
-impl KafkaRoute {
-    fn new(py: Python<'_>, partitioner: &str, num_partitions: i64) -> PyResult<Self> {
-        let n = partition_count(py, num_partitions)?;
-        let partitioner = parse(partitioner)?;
-        Ok(Self { partitioner, n })
-    }
-
-    fn partition(&self, key: Option<&[u8]>) -> Option<u32> {
-        self.partitioner.partition(key, self.n)
-    }
-}
-
-impl KeyRoute for KafkaRoute {
-    fn route(&self, key: ProfileKey<'_>) -> Result<i32, CoreRouteError> {
-        Ok(self.partition(key.bytes()).map_or(NO_KEY, |p| p as i32))
-    }
-}
+use crate::profiles::{NO_KEY, client_key, parse, route_all};
 
 /// Kafka's murmur2 (seed 0x9747b28c) as an unsigned 32-bit number; a `str`
 /// is hashed as its UTF-8 bytes (`StringSerializer`).
@@ -76,18 +49,16 @@ pub(crate) fn kafka_partition(
     num_partitions: i64,
     partitioner: &str,
 ) -> PyResult<Option<u32>> {
-    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
-    if key.is_none() {
-        return Ok(route.partition(None));
-    }
+    let n = partition_count(py, num_partitions)?;
+    let partitioner: KeyedPartitioner = parse(partitioner)?;
     if let Ok(key) = client_key(key, &"key") {
-        return Ok(route.partition(key.bytes()));
+        return Ok(partitioner.partition(key.bytes(), n));
     }
     // Any other buffer (bytearray, memoryview, ...): its raw bytes.
     let input = ByteInput::get(key)?;
     let bytes = input.as_bytes();
     Ok(detach_above(py, bytes.len(), DETACH_MIN_BYTES, || {
-        route.partition(Some(bytes))
+        partitioner.partition(Some(bytes), n)
     }))
 }
 
@@ -101,8 +72,13 @@ pub(crate) fn kafka_partitions<'py>(
     num_partitions: i64,
     partitioner: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
-    route_all(py, keys, &route)
+    let n = partition_count(py, num_partitions)?;
+    let partitioner: KeyedPartitioner = parse(partitioner)?;
+    route_all(py, keys, |key| {
+        Ok(partitioner
+            .partition(key.bytes(), n)
+            .map_or(NO_KEY, |p| p as i32))
+    })
 }
 
 streaming_hasher! {

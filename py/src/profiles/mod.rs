@@ -7,7 +7,6 @@ mod router;
 pub(crate) use router::*;
 
 use numpy::PyArray1;
-use pulsar_routing::PartitionCount;
 use pulsar_routing::profiles::{
     BoostHashGeneration, ClientProfile, KeyHash, ProfileKey, ProfileKeying, ProfileMessage,
     ProfileRouteError as CoreRouteError,
@@ -46,13 +45,12 @@ pub(crate) fn parse<T: std::str::FromStr<Err: std::fmt::Display>>(name: &str) ->
 }
 
 /// The client of `profile` and the options over its defaults that the
-/// Python functions share: `scheme`, `mode`, and how a C++ or Python
-/// client was built (`unsigned_char`, `boost`, `boost_1_74_x86_64`).
+/// Python functions parse: `scheme`, `mode`, and the Boost a C++ or Python
+/// client was built with (`boost`, `boost_1_74_x86_64`).
 pub(crate) fn profile_options(
     profile: &str,
     scheme: Option<&str>,
     mode: Option<&str>,
-    unsigned_char: bool,
     boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<(ClientProfile, ProfileOptions)> {
@@ -60,7 +58,6 @@ pub(crate) fn profile_options(
     let options = ProfileOptions {
         scheme: scheme.map(parse).transpose()?,
         mode: mode.map(parse).transpose()?,
-        unsigned_char,
         boost: boost_generation(profile, boost, boost_1_74_x86_64)?,
         ..ProfileOptions::default()
     };
@@ -93,24 +90,16 @@ fn boost_generation(
     Ok(Some(generation))
 }
 
-/// The keying of `profile` with the given options over its defaults.
+/// The keying of `profile` with the given options, on a platform whose
+/// `char` is unsigned or not, over its defaults.
 fn keying(
-    profile: &str,
-    scheme: Option<&str>,
-    mode: Option<&str>,
+    profile: ClientProfile,
+    mut options: ProfileOptions,
     unsigned_char: bool,
-    boost: Option<&str>,
-    boost_1_74_x86_64: bool,
 ) -> PyResult<ProfileKeying> {
-    let (profile, options) = profile_options(
-        profile,
-        scheme,
-        mode,
-        unsigned_char,
-        boost,
-        boost_1_74_x86_64,
-    )?;
-    ProfileKeying::new(profile, &options.config(profile)).map_err(|e| config_error(e.to_string()))
+    options.unsigned_char = unsigned_char;
+    let config = options.config(profile);
+    ProfileKeying::new(profile, &config).map_err(|e| config_error(e.to_string()))
 }
 
 /// A key as the clients take it: `str` (which every client sends as its
@@ -135,47 +124,28 @@ pub(crate) fn client_key<'a>(
     }
 }
 
-/// Routes one key to an int32 slot (`-1` without a partition).
-pub(crate) trait KeyRoute: Sync {
-    fn route(&self, key: ProfileKey<'_>) -> Result<i32, CoreRouteError>;
-}
-
-#[derive(Clone, Copy)]
-struct ProfileRoute {
-    keying: ProfileKeying,
-    n: PartitionCount,
-}
-
-impl KeyRoute for ProfileRoute {
-    fn route(&self, key: ProfileKey<'_>) -> Result<i32, CoreRouteError> {
-        let message = ProfileMessage {
-            key,
-            ordering_key: None,
-            payload_len: 0,
-        };
-        match self.keying.partition(&message, self.n) {
-            // A partition is below 2**31, so it always fits.
-            Ok(partition) => Ok(partition.map_or(NO_KEY, |p| p as i32)),
-            Err(CoreRouteError::IllegalPartition { .. }) => Ok(SEND_FAILS),
-            Err(e) => Err(e),
-        }
-    }
-}
-
-pub(crate) fn route_all<'py, R: KeyRoute>(
+/// Routes every key of `keys` (an iterable of `str`, `bytes` and `None`, a
+/// numpy array, or a pyarrow array) to an int32 slot with `route`.
+pub(crate) fn route_all<'py, R>(
     py: Python<'py>,
     keys: &Bound<'py, PyAny>,
-    route: &R,
-) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    route: R,
+) -> PyResult<Bound<'py, PyArray1<i32>>>
+where
+    R: Fn(ProfileKey<'_>) -> Result<i32, CoreRouteError> + Sync,
+{
     let partitions = map_keys(py, keys, &ClientKeys(route))?;
     Ok(PyArray1::from_vec(py, partitions))
 }
 
-/// A [`KeyRoute`] as a batch: every client sends text as UTF-8, so text
-/// with a lone surrogate is an error.
-struct ClientKeys<'a, R>(&'a R);
+/// A route to an int32 slot (`-1` without a partition) as a batch: every
+/// client sends text as UTF-8, so text with a lone surrogate is an error.
+struct ClientKeys<R>(R);
 
-impl<R: KeyRoute> KeyBatch for ClientKeys<'_, R> {
+impl<R> KeyBatch for ClientKeys<R>
+where
+    R: Fn(ProfileKey<'_>) -> Result<i32, CoreRouteError> + Sync,
+{
     type Out = i32;
     const ONE_KEY: &'static str = "keys must be a collection of keys, not one key";
     const SURROGATES: bool = false;
@@ -192,7 +162,7 @@ impl<R: KeyRoute> KeyBatch for ClientKeys<'_, R> {
             // Not taken without `SURROGATES`.
             KeyRef::Utf16(_) => return Err(lone_surrogate(&format_args!("keys[{index}]"))),
         };
-        self.0.route(key).map_err(route_error)
+        (self.0)(key).map_err(route_error)
     }
 
     fn surrogate_object(&self, index: usize, _text: &Bound<'_, PyString>) -> PyErr {
@@ -239,14 +209,8 @@ pub(crate) fn profile_partition(
     boost_1_74_x86_64: bool,
 ) -> PyResult<Option<u32>> {
     let n = partition_count(py, num_partitions)?;
-    let keying = keying(
-        profile,
-        scheme,
-        mode,
-        unsigned_char,
-        boost,
-        boost_1_74_x86_64,
-    )?;
+    let (profile, options) = profile_options(profile, scheme, mode, boost, boost_1_74_x86_64)?;
+    let keying = keying(profile, options, unsigned_char)?;
     with_message(key, ordering_key, 0, |message| {
         keying.partition(message, n).map_err(route_error)
     })
@@ -292,18 +256,22 @@ pub(crate) fn profile_partitions<'py>(
     boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let route = ProfileRoute {
-        n: partition_count(py, num_partitions)?,
-        keying: keying(
-            profile,
-            scheme,
-            mode,
-            unsigned_char,
-            boost,
-            boost_1_74_x86_64,
-        )?,
-    };
-    route_all(py, keys, &route)
+    let n = partition_count(py, num_partitions)?;
+    let (profile, options) = profile_options(profile, scheme, mode, boost, boost_1_74_x86_64)?;
+    let keying = keying(profile, options, unsigned_char)?;
+    route_all(py, keys, |key| {
+        let message = ProfileMessage {
+            key,
+            ordering_key: None,
+            payload_len: 0,
+        };
+        match keying.partition(&message, n) {
+            // A partition is below 2**31, so it always fits.
+            Ok(partition) => Ok(partition.map_or(NO_KEY, |p| p as i32)),
+            Err(CoreRouteError::IllegalPartition { .. }) => Ok(SEND_FAILS),
+            Err(e) => Err(e),
+        }
+    })
 }
 
 /// The name of the hash a client of `profile` applies to keys under the
@@ -321,14 +289,8 @@ pub(crate) fn profile_key_hash_name(
     boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<&'static str> {
-    let keying = keying(
-        profile,
-        scheme,
-        mode,
-        unsigned_char,
-        boost,
-        boost_1_74_x86_64,
-    )?;
+    let (profile, options) = profile_options(profile, scheme, mode, boost, boost_1_74_x86_64)?;
+    let keying = keying(profile, options, unsigned_char)?;
     Ok(keying.hash().name())
 }
 

@@ -84,15 +84,9 @@ impl PyProfileRouter {
         created_ns: i64,
     ) -> PyResult<Self> {
         let start = int_bits(start, "start")?;
-        let (profile, options) = profile_options(
-            profile,
-            scheme,
-            mode,
-            unsigned_char,
-            boost,
-            boost_1_74_x86_64,
-        )?;
+        let (profile, options) = profile_options(profile, scheme, mode, boost, boost_1_74_x86_64)?;
         let options = ProfileOptions {
+            unsigned_char,
             batching,
             batching_max_messages,
             batching_max_bytes,
