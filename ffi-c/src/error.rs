@@ -2,6 +2,7 @@
 
 use core::ffi::{CStr, c_char};
 use core::fmt;
+use std::io::Write as _;
 use std::sync::OnceLock;
 
 use strum::{EnumCount, EnumIter, FromRepr, IntoEnumIterator};
@@ -451,33 +452,10 @@ enum Source {
 /// The longest message a status can have, NUL included.
 const MESSAGE_CAPACITY: usize = 512;
 
-/// A core message rendered once into static memory: the C function that
-/// hands it out promises a static string and no allocation.
-struct Rendered([u8; MESSAGE_CAPACITY]);
-
-/// `fmt::Write` into a fixed buffer, refusing what does not fit (a test
-/// keeps every message within it).
-struct Fixed<'a> {
-    buf: &'a mut [u8; MESSAGE_CAPACITY],
-    len: usize,
-}
-
-impl fmt::Write for Fixed<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        // Keep the last byte for the NUL; an interior NUL would cut the C
-        // string short, so the core's texts must not have one.
-        let end = self.len + s.len();
-        if end >= MESSAGE_CAPACITY || s.as_bytes().contains(&0) {
-            return Err(fmt::Error);
-        }
-        self.buf[self.len..end].copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
-/// One slot per status, filled on the first request for its message.
-static RENDERED: [OnceLock<Rendered>; pulsar_routing_status::COUNT] =
+/// One slot per status: its core message, rendered once into static
+/// memory on the first request for it (the C function that hands it out
+/// promises a static string and no allocation).
+static RENDERED: [OnceLock<[u8; MESSAGE_CAPACITY]>; pulsar_routing_status::COUNT] =
     [const { OnceLock::new() }; pulsar_routing_status::COUNT];
 
 impl pulsar_routing_status {
@@ -503,18 +481,17 @@ impl pulsar_routing_status {
         let slot = Self::iter().position(|s| s == self).unwrap_or(0);
         let rendered = RENDERED[slot].get_or_init(|| {
             let mut buf = [0; MESSAGE_CAPACITY];
-            let mut out = Fixed {
-                buf: &mut buf,
-                len: 0,
-            };
-            if fmt::write(&mut out, format_args!("{display}")).is_err() {
-                // Only a message past the capacity gets here, which the
-                // tests rule out: an empty string beats a cut one.
-                buf = [0; MESSAGE_CAPACITY];
+            // The last byte stays the NUL. A message past the capacity, or
+            // with a NUL that would cut the C string short, renders empty (a
+            // test rules both out): an empty string beats a cut one.
+            let mut rest = &mut buf[..MESSAGE_CAPACITY - 1];
+            let written = write!(rest, "{display}").map(|()| MESSAGE_CAPACITY - 1 - rest.len());
+            match written {
+                Ok(len) if !buf[..len].contains(&0) => buf,
+                _ => [0; MESSAGE_CAPACITY],
             }
-            Rendered(buf)
         });
-        CStr::from_bytes_until_nul(&rendered.0).unwrap_or(c"")
+        CStr::from_bytes_until_nul(rendered).unwrap_or(c"")
     }
 
     /// Where each status's message comes from.
@@ -722,6 +699,44 @@ pub(crate) fn enum_to_c<T: PartialEq>(all: &[T], value: T) -> u32 {
     position
         .and_then(|i| u32::try_from(i).ok())
         .unwrap_or(u32::MAX)
+}
+
+/// The static name of the value with this C code (its position in `all`),
+/// or NULL for an unknown code: the `*_name` functions of the enumerations.
+pub(crate) fn enum_name<T: Copy>(
+    all: &[T],
+    code: u32,
+    name: fn(T) -> &'static CStr,
+) -> *const c_char {
+    let unknown = pulsar_routing_status::Ok;
+    enum_from_c(all, code, unknown).map_or(core::ptr::null(), |value| name(value).as_ptr())
+}
+
+/// Parses the name at `(name, len)` with `parse` into `*out`: the
+/// `*_from_name` functions. Bytes that are not UTF-8 name nothing, so they
+/// give `unknown`.
+///
+/// # Safety
+/// `name` must point to `len` readable bytes and `out` must be valid for
+/// writing a `T`.
+pub(crate) unsafe fn name_from_c<T, E>(
+    name: *const u8,
+    len: usize,
+    out: *mut T,
+    unknown: pulsar_routing_status,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> pulsar_routing_status
+where
+    E: fmt::Display,
+    pulsar_routing_status: From<E>,
+{
+    let name = try_slice!(name, len);
+    let out = try_out!(out);
+    let Ok(name) = core::str::from_utf8(name) else {
+        return unknown;
+    };
+    out.write(try_ok!(parse(name)));
+    pulsar_routing_status::Ok
 }
 
 /// Maps core errors to statuses, one `impl From` per type:

@@ -23,9 +23,11 @@
 #[allow(unsafe_code)]
 pub mod batch;
 pub mod bundles;
+pub mod kafka;
 #[allow(unsafe_code)]
 pub mod key_counts;
 pub mod key_shared;
 pub mod lookup;
+pub mod profiles;
 pub mod sender;
 pub mod topic_name;

@@ -17,171 +17,56 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
-create_exception!(
-    pulsar_routing,
-    PulsarRoutingError,
-    PyValueError,
-    "Base class of every error raised by pulsar_routing for a bad value."
-);
-create_exception!(
-    pulsar_routing,
-    PartitionCountError,
-    PulsarRoutingError,
-    "The number of partitions is not in 1..=2147483647."
-);
-create_exception!(
-    pulsar_routing,
-    IllegalPartitionIndexError,
-    PulsarRoutingError,
-    "A router chose a partition outside [0, num_partitions): where the Java producer fails the send.\n\n\
-     The chosen value is in the attribute `partition` (an int, or whatever a custom router returned)."
-);
-create_exception!(
-    pulsar_routing,
-    RoutingConfigError,
-    PulsarRoutingError,
-    "An inconsistent producer routing configuration, rejected as the Java builder does."
-);
-create_exception!(
-    pulsar_routing,
-    UnknownHashingSchemeError,
-    PulsarRoutingError,
-    "The hashing scheme is not \"java_string\" or \"murmur3_32\"."
-);
+/// Declares each exception class: `Name(Base): "docstring";`, the class
+/// living in the `pulsar_routing` module.
+macro_rules! exceptions {
+    ($($name:ident($base:ty): $doc:literal;)+) => {$(
+        create_exception!(pulsar_routing, $name, $base, $doc);
+    )+};
+}
 
-create_exception!(
-    pulsar_routing,
-    TopicNameError,
-    PulsarRoutingError,
-    "A topic name Java's TopicName.get rejects (an IllegalArgumentException there), with Java's message."
-);
-create_exception!(
-    pulsar_routing,
-    BundleError,
-    PulsarRoutingError,
-    "An invalid bundle layout, range, split or lookup, with the broker's message where it has one."
-);
+exceptions! {
+    PulsarRoutingError(PyValueError): "Base class of every error raised by pulsar_routing for a bad value.";
+    PartitionCountError(PulsarRoutingError): "The number of partitions is not in 1..=2147483647.";
+    IllegalPartitionIndexError(PulsarRoutingError): "A router chose a partition outside [0, num_partitions): where the Java producer fails the send.\n\n\
+        The chosen value is in the attribute `partition` (an int, or whatever a custom router returned).";
+    RoutingConfigError(PulsarRoutingError): "An inconsistent producer routing configuration, rejected as the Java builder does.";
+    UnknownHashingSchemeError(PulsarRoutingError): "The hashing scheme is not \"java_string\" or \"murmur3_32\".";
 
-create_exception!(
-    pulsar_routing,
-    ConsumerAssignError,
-    PulsarRoutingError,
-    "A Key_Shared selector refused a consumer: the broker's ConsumerAssignException, with its message.\n\n\
-     The attribute `java_class` is \"ConsumerAssignException\" for the broker's errors, and None for\n\
-     this package's own (a consumer id added twice)."
-);
-create_exception!(
-    pulsar_routing,
-    SelectorConfigError,
-    PulsarRoutingError,
-    "A Key_Shared selector that cannot be built (Java's IllegalArgumentException message where it has one), or an unknown selector name."
-);
-create_exception!(
-    pulsar_routing,
-    KeySharedPolicyError,
-    PulsarRoutingError,
-    "Sticky hash ranges the Java client's KeySharedPolicy rejects, with its IllegalArgumentException message."
-);
+    TopicNameError(PulsarRoutingError): "A topic name Java's TopicName.get rejects (an IllegalArgumentException there), with Java's message.";
+    BundleError(PulsarRoutingError): "An invalid bundle layout, range, split or lookup, with the broker's message where it has one.";
 
-create_exception!(
-    pulsar_routing,
-    ProfileConfigError,
-    PulsarRoutingError,
-    "A client profile, hashing scheme, routing mode or Kafka partitioner that is unknown, or that the client does not have."
-);
-create_exception!(
-    pulsar_routing,
-    ProfileRouteError,
-    PulsarRoutingError,
-    "A key the client cannot route: BoostHash of an unknown Boost build (not reproducible), or a key the client cannot be given."
-);
-create_exception!(
-    pulsar_routing,
-    KafkaPartitionError,
-    PulsarRoutingError,
-    "A Kafka sticky partitioner could not place a record: load statistics of the wrong shape or overflowed, an available partition beyond the partition count, or librdkafka's sticky partition unassigned or unknown (its message)."
-);
+    ConsumerAssignError(PulsarRoutingError): "A Key_Shared selector refused a consumer: the broker's ConsumerAssignException, with its message.\n\n\
+        The attribute `java_class` is \"ConsumerAssignException\" for the broker's errors, and None for\n\
+        this package's own (a consumer id added twice).";
+    SelectorConfigError(PulsarRoutingError): "A Key_Shared selector that cannot be built (Java's IllegalArgumentException message where it has one), or an unknown selector name.";
+    KeySharedPolicyError(PulsarRoutingError): "Sticky hash ranges the Java client's KeySharedPolicy rejects, with its IllegalArgumentException message.";
 
-create_exception!(
-    pulsar_routing,
-    SenderConfigError,
-    PulsarRoutingError,
-    "A producer configuration the Kafka client refuses at build time (its ConfigException message), or a negative Pulsar maxPendingMessages."
-);
-create_exception!(
-    pulsar_routing,
-    SenderError,
-    PulsarRoutingError,
-    "A sender gate event that does not apply: an unknown or repeated node, a connection event invalid in the node's state, or a response with no request in flight."
-);
-create_exception!(
-    pulsar_routing,
-    SenderNotReadyError,
-    SenderError,
-    "A produce request to a node that does not pass the readiness gate; nothing was sent.\n\n\
-     The attribute `readiness` is the Readiness that says why."
-);
-create_exception!(
-    pulsar_routing,
-    ProducerQueueIsFullError,
-    PulsarRoutingError,
-    "The Pulsar producer's pending queue holds maxPendingMessages messages: Java's ProducerQueueIsFullError.\n\n\
-     The attribute `would_block` is True with blockIfQueueFull (the send would block) and False when it would fail."
-);
+    ProfileConfigError(PulsarRoutingError): "A client profile, hashing scheme, routing mode or Kafka partitioner that is unknown, or that the client does not have.";
+    ProfileRouteError(PulsarRoutingError): "A key the client cannot route: BoostHash of an unknown Boost build (not reproducible), or a key the client cannot be given.";
+    KafkaPartitionError(PulsarRoutingError): "A Kafka sticky partitioner could not place a record: load statistics of the wrong shape or overflowed, an available partition beyond the partition count, or librdkafka's sticky partition unassigned or unknown (its message).";
 
-create_exception!(
-    pulsar_routing,
-    TopicLookupError,
-    PulsarRoutingError,
-    "A topic lookup failed, or a lookup table or throttle refused a request.\n\n\
-     The attribute `kind` names the failure (\"server_error\", \"too_many_redirects\", \"redirect_loop\",\n\
-     \"deadline_exceeded\", \"too_many_requests\", \"connection_failed\", ...)."
-);
-create_exception!(
-    pulsar_routing,
-    LookupFailedError,
-    TopicLookupError,
-    "The broker answered the lookup with Failed: `server_error` is the ServerError name and\n\
-     `server_message` the broker's message."
-);
-create_exception!(
-    pulsar_routing,
-    TooManyRedirectsError,
-    TopicLookupError,
-    "More redirects than the limit: Java's LookupException \"Too many redirects: N\" (`limit` is N)."
-);
-create_exception!(
-    pulsar_routing,
-    RedirectLoopError,
-    TopicLookupError,
-    "The lookup was redirected back to an address it had asked with the same authoritative flag;\n\
-     `chain` is the list of (address, authoritative) hops."
-);
-create_exception!(
-    pulsar_routing,
-    LookupTimeoutError,
-    TopicLookupError,
-    "The lookup timeout passed: `attempts`, `elapsed_ms`, and `last_error` (the last attempt's message or None)."
-);
-create_exception!(
-    pulsar_routing,
-    TooManyRequestsError,
-    TopicLookupError,
-    "The connection's lookup throttle is full (Java's TooManyRequestsException): `in_flight` and `queued`."
-);
-create_exception!(
-    pulsar_routing,
-    CoalescingTableFullError,
-    TopicLookupError,
-    "The table of lookups in flight has no free slot: `capacity`."
-);
+    SenderConfigError(PulsarRoutingError): "A producer configuration the Kafka client refuses at build time (its ConfigException message), or a negative Pulsar maxPendingMessages.";
+    SenderError(PulsarRoutingError): "A sender gate event that does not apply: an unknown or repeated node, a connection event invalid in the node's state, or a response with no request in flight.";
+    SenderNotReadyError(SenderError): "A produce request to a node that does not pass the readiness gate; nothing was sent.\n\n\
+        The attribute `readiness` is the Readiness that says why.";
+    ProducerQueueIsFullError(PulsarRoutingError): "The Pulsar producer's pending queue holds maxPendingMessages messages: Java's ProducerQueueIsFullError.\n\n\
+        The attribute `would_block` is True with blockIfQueueFull (the send would block) and False when it would fail.";
 
-create_exception!(
-    pulsar_routing,
-    KeyCountsError,
-    PulsarRoutingError,
-    "KeyCounts refused a weight (negative, NaN or infinite), or weights that are not one per key."
-);
+    TopicLookupError(PulsarRoutingError): "A topic lookup failed, or a lookup table or throttle refused a request.\n\n\
+        The attribute `kind` names the failure (\"server_error\", \"too_many_redirects\", \"redirect_loop\",\n\
+        \"deadline_exceeded\", \"too_many_requests\", \"connection_failed\", ...).";
+    LookupFailedError(TopicLookupError): "The broker answered the lookup with Failed: `server_error` is the ServerError name and\n\
+        `server_message` the broker's message.";
+    TooManyRedirectsError(TopicLookupError): "More redirects than the limit: Java's LookupException \"Too many redirects: N\" (`limit` is N).";
+    RedirectLoopError(TopicLookupError): "The lookup was redirected back to an address it had asked with the same authoritative flag;\n\
+        `chain` is the list of (address, authoritative) hops.";
+    LookupTimeoutError(TopicLookupError): "The lookup timeout passed: `attempts`, `elapsed_ms`, and `last_error` (the last attempt's message or None).";
+    TooManyRequestsError(TopicLookupError): "The connection's lookup throttle is full (Java's TooManyRequestsException): `in_flight` and `queued`.";
+    CoalescingTableFullError(TopicLookupError): "The table of lookups in flight has no free slot: `capacity`.";
+
+    KeyCountsError(PulsarRoutingError): "KeyCounts refused a weight (negative, NaN or infinite), or weights that are not one per key.";
+}
 
 /// `DivisionByZeroError` derives from both `PulsarRoutingError` and the
 /// builtin `ZeroDivisionError`, so `except ZeroDivisionError` catches it as

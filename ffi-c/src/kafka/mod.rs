@@ -16,7 +16,8 @@ use pulsar_routing_core::kafka::{
     partition_for_key, to_positive,
 };
 
-use crate::error::{enum_from_c, enum_to_c, pulsar_routing_status};
+use crate::error::{enum_from_c, enum_name, enum_to_c, name_from_c, pulsar_routing_status};
+use crate::ffi::slice_from_raw;
 
 /// The seed of Kafka's `Utils.murmur2`. (A literal, so that cbindgen can
 /// write it; a test holds it equal to the core's `MURMUR2_SEED`.)
@@ -59,6 +60,35 @@ pub(crate) fn partitioner_to_c(
     enum_to_c(&LibrdkafkaPartitioner::ALL, partitioner)
 }
 
+/// An optional array argument: NULL with a length of 0 is `None` (no key,
+/// every partition, no ordering key: each caller says), NULL with another
+/// length is NULL_PARAMETER, and otherwise `slice` makes it.
+pub(crate) fn optional<S>(
+    is_null: bool,
+    len: usize,
+    slice: impl FnOnce() -> Option<S>,
+) -> Result<Option<S>, pulsar_routing_status> {
+    match (is_null, len) {
+        (true, 0) => Ok(None),
+        (true, _) => Err(pulsar_routing_status::NullParameter),
+        (false, _) => slice()
+            .map(Some)
+            .ok_or(pulsar_routing_status::NullParameter),
+    }
+}
+
+/// An optional input array, as [`optional`] reads it.
+///
+/// # Safety
+/// A non-NULL `ptr` points to `len` readable `T`s, unchanged for `'a`.
+pub(crate) unsafe fn optional_slice<'a, T>(
+    ptr: *const T,
+    len: usize,
+) -> Result<Option<&'a [T]>, pulsar_routing_status> {
+    // SAFETY: this function's contract.
+    optional(ptr.is_null(), len, || unsafe { slice_from_raw(ptr, len) })
+}
+
 /// Writes `hash` of the `len` bytes at `data` to `*hash_out`.
 ///
 /// # Safety
@@ -90,14 +120,8 @@ unsafe fn rd_route(
     num_partitions: i64,
     route: impl FnOnce(LibrdkafkaPartitioner, Option<&[u8]>, PartitionCount) -> pulsar_routing_status,
 ) -> pulsar_routing_status {
-    let key = if key.is_null() {
-        if len != 0 {
-            return pulsar_routing_status::NullParameter;
-        }
-        None
-    } else {
-        Some(try_slice!(key, len))
-    };
+    // SAFETY: this function's contract on `key`.
+    let key = try_ok!(unsafe { optional_slice(key, len) });
     let partitioner = try_ok!(partitioner_from_c(partitioner));
     let n = try_ok!(PartitionCount::from_i64(num_partitions));
     route(partitioner, key, n)
@@ -214,14 +238,10 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_partitioner_from_name(
     partitioner_out: *mut pulsar_routing_librdkafka_partitioner,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let name = try_slice!(name, len);
-        let out = try_out!(partitioner_out);
-        let Ok(name) = core::str::from_utf8(name) else {
-            return pulsar_routing_status::UnknownLibrdkafkaPartitioner;
-        };
-        let partitioner: LibrdkafkaPartitioner = try_ok!(name.parse());
-        out.write(partitioner_to_c(partitioner));
-        pulsar_routing_status::Ok
+        let unknown = pulsar_routing_status::UnknownLibrdkafkaPartitioner;
+        let parse = |name: &str| name.parse().map(partitioner_to_c);
+        // SAFETY: this function's contract is the helper's.
+        unsafe { name_from_c(name, len, partitioner_out, unknown, parse) }
     }
 }
 
@@ -236,10 +256,7 @@ pub extern "C" fn pulsar_routing_librdkafka_partitioner_name(
     partitioner: pulsar_routing_librdkafka_partitioner,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        match partitioner_from_c(partitioner) {
-            Ok(partitioner) => partitioner.c_name().as_ptr(),
-            Err(_) => core::ptr::null(),
-        }
+        enum_name(&LibrdkafkaPartitioner::ALL, partitioner, LibrdkafkaPartitioner::c_name)
     }
 }
 

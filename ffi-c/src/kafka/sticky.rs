@@ -11,15 +11,14 @@ use std::sync::Mutex;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::kafka::{
-    Availability, BuiltInPartitioner, JavaClientPartitioner, KafkaError, LibrdkafkaProducer,
-    PartitionLoadStats, RdRandom, StickyChoice, default_sticky_linger_ms, random_partition,
+    BuiltInPartitioner, JavaClientPartitioner, LibrdkafkaProducer, PartitionLoadStats, RdRandom,
+    default_sticky_linger_ms, random_partition,
 };
+use pulsar_routing_owned::kafka::{Draw, LoadInput, availability, pair_load};
 
 use crate::error::pulsar_routing_status;
-use crate::ffi::{
-    BoxCastable, free_box, lock, slice_from_raw, slice_from_raw_mut, to_boxed_mut_ptr,
-};
-use crate::kafka::pulsar_routing_librdkafka_partitioner;
+use crate::ffi::{BoxCastable, free_box, lock, slice_from_raw_mut, to_boxed_mut_ptr};
+use crate::kafka::{optional, optional_slice, pulsar_routing_librdkafka_partitioner};
 
 /// What the Java client's `BuiltInPartitioner.nextPartition` reads when it
 /// draws a new sticky partition, passed by value.
@@ -59,99 +58,29 @@ pub struct pulsar_routing_kafka_sticky_choice {
     pub load_length: usize,
 }
 
-/// An availability list from C: NULL (with length 0) is every partition.
-///
-/// # Safety
-/// A non-NULL `ptr` points to `len` readable `uint32_t`s, unchanged for
-/// `'a`.
-unsafe fn availability_from_c<'a>(
-    ptr: *const u32,
-    len: usize,
-) -> Result<Availability<'a>, pulsar_routing_status> {
-    if ptr.is_null() {
-        return if len == 0 {
-            Ok(Availability::All)
-        } else {
-            Err(pulsar_routing_status::NullParameter)
-        };
-    }
-    // SAFETY: this function's contract.
-    unsafe { slice_from_raw(ptr, len) }
-        .map(Availability::Only)
-        .ok_or(pulsar_routing_status::NullParameter)
-}
-
-/// A Kafka key from C: NULL (with length 0) is the `null` key, which
-/// differs from a non-NULL empty key.
-///
-/// # Safety
-/// A non-NULL `ptr` points to `len` readable bytes, unchanged for `'a`.
-unsafe fn kafka_key_from_c<'a>(
-    ptr: *const u8,
-    len: usize,
-) -> Result<Option<&'a [u8]>, pulsar_routing_status> {
-    if ptr.is_null() {
-        return if len == 0 {
-            Ok(None)
-        } else {
-            Err(pulsar_routing_status::NullParameter)
-        };
-    }
-    // SAFETY: this function's contract.
-    unsafe { slice_from_raw(ptr, len) }
-        .map(Some)
-        .ok_or(pulsar_routing_status::NullParameter)
-}
-
 /// A checked sticky choice, its load statistics not built yet (building
 /// them rewrites the caller's queue sizes, which waits until every
 /// argument has been checked).
-struct ChoiceInput<'a> {
-    random: u32,
-    availability: Availability<'a>,
-    load: Option<(&'a mut [i32], &'a [u32], usize)>,
-}
-
-impl<'a> ChoiceInput<'a> {
-    /// Checks the pointers of a C choice.
-    ///
-    /// # Safety
-    /// As `pulsar_routing_kafka_sticky_choice` describes, for `'a`.
-    unsafe fn from_c(c: pulsar_routing_kafka_sticky_choice) -> Result<Self, pulsar_routing_status> {
-        // SAFETY: this function's contract on `available`.
-        let availability = unsafe { availability_from_c(c.available, c.available_len) }?;
-        let load = match (c.queue_sizes.is_null(), c.partition_ids.is_null()) {
-            (true, true) if c.queue_sizes_len == 0 && c.partition_ids_len == 0 => None,
-            (false, false) => {
-                // SAFETY: this function's contract on the load statistics.
-                let queues = unsafe { slice_from_raw_mut(c.queue_sizes, c.queue_sizes_len) }
-                    .ok_or(pulsar_routing_status::NullParameter)?;
-                // SAFETY: as above.
-                let ids = unsafe { slice_from_raw(c.partition_ids, c.partition_ids_len) }
-                    .ok_or(pulsar_routing_status::NullParameter)?;
-                Some((queues, ids, c.load_length))
-            }
-            _ => return Err(pulsar_routing_status::NullParameter),
-        };
-        Ok(Self {
-            random: c.random,
-            availability,
-            load,
-        })
-    }
-
-    /// The core's choice, building the load statistics in place.
-    fn build(self) -> Result<StickyChoice<'a>, KafkaError> {
-        let load = match self.load {
-            Some((queues, ids, length)) => PartitionLoadStats::build(queues, ids, length)?,
-            None => None,
-        };
-        Ok(StickyChoice {
-            random: self.random,
-            availability: self.availability,
-            load,
-        })
-    }
+///
+/// # Safety
+/// As `pulsar_routing_kafka_sticky_choice` describes, for `'a`.
+unsafe fn draw_from_c<'a>(
+    c: pulsar_routing_kafka_sticky_choice,
+) -> Result<Draw<'a>, pulsar_routing_status> {
+    // SAFETY: this function's contract on `available`.
+    let available = unsafe { optional_slice(c.available, c.available_len) }?;
+    let queues = optional(c.queue_sizes.is_null(), c.queue_sizes_len, || {
+        // SAFETY: this function's contract on the queue sizes, a work array.
+        unsafe { slice_from_raw_mut(c.queue_sizes, c.queue_sizes_len) }
+    })?;
+    // SAFETY: this function's contract on the partition ids.
+    let ids = unsafe { optional_slice(c.partition_ids, c.partition_ids_len) }?;
+    let load = pair_load(queues, ids).map_err(|_| pulsar_routing_status::NullParameter)?;
+    Ok(Draw {
+        random: c.random,
+        available,
+        load: load.map(|(queues, ids)| LoadInput::new(queues, ids, Some(c.load_length))),
+    })
 }
 
 /// The Java client's `BuiltInPartitioner.updatePartitionLoadStats`: turns
@@ -227,7 +156,7 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_random_partition(
     ffi_panic_boundary! {
         let out = try_out!(partition_out);
         // SAFETY: the caller's contract on `available`.
-        let availability = try_ok!(unsafe { availability_from_c(available, available_len) });
+        let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
         out.write(random_partition(n, RdRandom { first, second }, availability));
         pulsar_routing_status::Ok
@@ -273,9 +202,9 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_partition_with_availability(
     ffi_panic_boundary! {
         let out = try_out!(partition_out);
         // SAFETY: the caller's contract on `key`.
-        let key = try_ok!(unsafe { kafka_key_from_c(key, len) });
+        let key = try_ok!(unsafe { optional_slice(key, len) });
         // SAFETY: the caller's contract on `available`.
-        let availability = try_ok!(unsafe { availability_from_c(available, available_len) });
+        let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
         let partitioner = try_ok!(crate::kafka::partitioner_from_c(partitioner));
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
         out.write(partitioner.partition(key, n, RdRandom { first, second }, availability));
@@ -462,7 +391,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
             let partitioner = try_box_ref!(partitioner);
             let out = try_out!(partition_out);
             // SAFETY: the caller's contract on `choice`.
-            let choice = try_ok!(unsafe { ChoiceInput::from_c(choice) });
+            let choice = try_ok!(unsafe { draw_from_c(choice) });
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             let choice = try_ok!(choice.build());
             out.write(try_ok!(lock(partitioner).peek_partition(n, &choice)));
@@ -504,7 +433,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
             let switched = try_out!(switched_out);
             let out = try_out!(partition_out);
             // SAFETY: the caller's contract on `choice`.
-            let choice = try_ok!(unsafe { ChoiceInput::from_c(choice) });
+            let choice = try_ok!(unsafe { draw_from_c(choice) });
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             let choice = try_ok!(choice.build());
             let next = try_ok!(lock(partitioner).update_partition_info(
@@ -625,9 +554,9 @@ impl pulsar_routing_kafka_java_client_partitioner {
             let partitioner = try_box_ref!(partitioner);
             let out = try_out!(partition_out);
             // SAFETY: the caller's contract on `key`.
-            let key = try_ok!(unsafe { kafka_key_from_c(key, key_len) });
+            let key = try_ok!(unsafe { optional_slice(key, key_len) });
             // SAFETY: the caller's contract on `choice`.
-            let choice = try_ok!(unsafe { ChoiceInput::from_c(choice) });
+            let choice = try_ok!(unsafe { draw_from_c(choice) });
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             let choice = try_ok!(choice.build());
             out.write(try_ok!(lock(partitioner).append(
@@ -785,9 +714,9 @@ impl pulsar_routing_librdkafka_producer {
             let producer = try_box_ref!(producer);
             let out = try_out!(partition_out);
             // SAFETY: the caller's contract on `key`.
-            let key = try_ok!(unsafe { kafka_key_from_c(key, len) });
+            let key = try_ok!(unsafe { optional_slice(key, len) });
             // SAFETY: the caller's contract on `available`.
-            let availability = try_ok!(unsafe { availability_from_c(available, available_len) });
+            let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             out.write(try_ok!(lock(producer).partition(
                 key,

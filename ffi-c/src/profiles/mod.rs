@@ -9,21 +9,21 @@
 
 pub mod router;
 
-use core::ffi::c_char;
+use core::ffi::{CStr, c_char};
 
-use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
-    BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash,
-    ProfileConfig, ProfileKey, ProfileKeying, ProfileMessage, ProfileMode, cpp_partition_index,
-    cpp_producer_send, go_atoi, go_partition_index,
+    BoostHashGeneration, BoostHashGeneration as Boost, ClientHashingScheme,
+    ClientHashingScheme as Scheme, ClientProfile, KeyHash, ProfileConfig, ProfileKey,
+    ProfileKeying, ProfileMessage, ProfileMode, cpp_partition_index, cpp_producer_send, go_atoi,
+    go_partition_index,
 };
+use pulsar_routing_core::{PartitionCount, RoutingKey};
+use pulsar_routing_owned::profiles::{char_signedness, scheme_of_name};
 
-use crate::error::{enum_from_c, enum_to_c, pulsar_routing_status};
+use crate::error::{enum_from_c, enum_name, enum_to_c, name_from_c, pulsar_routing_status};
 use crate::ffi::Out;
-use crate::routing_key::{
-    PULSAR_ROUTING_KEY_KIND_BYTES, PULSAR_ROUTING_KEY_KIND_NONE, PULSAR_ROUTING_KEY_KIND_STRING,
-    PULSAR_ROUTING_KEY_KIND_UTF16, pulsar_routing_key,
-};
+use crate::kafka::optional_slice;
+use crate::routing_key::{PULSAR_ROUTING_KEY_KIND_UTF16, pulsar_routing_key};
 
 /// A Pulsar client library: one of the `PULSAR_ROUTING_CLIENT_PROFILE_*`
 /// values.
@@ -131,11 +131,8 @@ pub const PULSAR_ROUTING_PROFILE_HASH_CPP_BOOST_1_82: pulsar_routing_profile_has
 pub(crate) fn profile_from_c(
     profile: pulsar_routing_client_profile,
 ) -> Result<ClientProfile, pulsar_routing_status> {
-    enum_from_c(
-        &ClientProfile::ALL,
-        profile,
-        pulsar_routing_status::UnknownClientProfile,
-    )
+    let unknown = pulsar_routing_status::UnknownClientProfile;
+    enum_from_c(&ClientProfile::ALL, profile, unknown)
 }
 
 /// What a producer of a C profile uses when nothing is configured.
@@ -149,122 +146,54 @@ pub(crate) fn profile_to_c(profile: ClientProfile) -> pulsar_routing_client_prof
     enum_to_c(&ClientProfile::ALL, profile)
 }
 
-/// The C scheme values of `BoostHash` pinned to a Boost generation, with
-/// their names.
-const BOOST_SCHEMES: [(
-    pulsar_routing_client_hashing_scheme,
-    BoostHashGeneration,
-    &core::ffi::CStr,
-); 4] = [
+/// What each C scheme value (its position) stands for: the core scheme,
+/// the Boost generation it pins, and its name.
+const SCHEMES: [(ClientHashingScheme, Option<BoostHashGeneration>, &CStr); 7] = [
     (
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_33,
-        BoostHashGeneration::Boost1_33,
-        c"boost_1_33",
+        Scheme::JavaStringHash,
+        None,
+        Scheme::JavaStringHash.c_name(),
     ),
     (
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_62,
-        BoostHashGeneration::Boost1_62,
-        c"boost_1_62",
+        Scheme::Murmur3_32Hash,
+        None,
+        Scheme::Murmur3_32Hash.c_name(),
     ),
-    (
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_81,
-        BoostHashGeneration::Boost1_81,
-        c"boost_1_81",
-    ),
-    (
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST_1_82,
-        BoostHashGeneration::Boost1_82,
-        c"boost_1_82",
-    ),
+    (Scheme::BoostHash, None, Scheme::BoostHash.c_name()),
+    (Scheme::BoostHash, Some(Boost::Boost1_62), c"boost_1_62"),
+    (Scheme::BoostHash, Some(Boost::Boost1_33), c"boost_1_33"),
+    (Scheme::BoostHash, Some(Boost::Boost1_81), c"boost_1_81"),
+    (Scheme::BoostHash, Some(Boost::Boost1_82), c"boost_1_82"),
 ];
 
 /// The core scheme and Boost generation of a C scheme value.
 pub(crate) fn scheme_from_c(
     scheme: pulsar_routing_client_hashing_scheme,
 ) -> Result<(ClientHashingScheme, Option<BoostHashGeneration>), pulsar_routing_status> {
-    match scheme {
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING => {
-            Ok((ClientHashingScheme::JavaStringHash, None))
-        }
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 => {
-            Ok((ClientHashingScheme::Murmur3_32Hash, None))
-        }
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => Ok((ClientHashingScheme::BoostHash, None)),
-        _ => BOOST_SCHEMES
-            .iter()
-            .find(|(value, _, _)| *value == scheme)
-            .map(|&(_, generation, _)| (ClientHashingScheme::BoostHash, Some(generation)))
-            .ok_or(pulsar_routing_status::UnknownClientHashingScheme),
-    }
+    let unknown = pulsar_routing_status::UnknownClientHashingScheme;
+    enum_from_c(&SCHEMES, scheme, unknown).map(|(scheme, boost, _)| (scheme, boost))
 }
 
-/// The Boost generation of a scheme name `"boost_1_N"` (N a Boost
-/// release), or of the earlier `"boost_1_74_x86_64"`.
-fn boost_release_of_name(name: &str) -> Option<BoostHashGeneration> {
-    if name == "boost_1_74_x86_64" {
-        return Some(BoostHashGeneration::Boost1_62);
-    }
-    let minor = name.strip_prefix("boost_1_")?;
-    if minor.is_empty() || minor.len() > 3 || !minor.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    BoostHashGeneration::of_release(minor.parse().ok()?)
-}
-
-/// The C scheme value of a core scheme and Boost generation.
+/// The C scheme value of a core scheme and Boost generation (which only
+/// `BoostHash` reads).
 pub(crate) fn scheme_to_c(
     scheme: ClientHashingScheme,
     boost: Option<BoostHashGeneration>,
 ) -> pulsar_routing_client_hashing_scheme {
-    match (scheme, boost) {
-        (ClientHashingScheme::JavaStringHash, _) => {
-            PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING
-        }
-        (ClientHashingScheme::Murmur3_32Hash, _) => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32,
-        (ClientHashingScheme::BoostHash, None) => PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
-        (ClientHashingScheme::BoostHash, Some(generation)) => BOOST_SCHEMES
-            .iter()
-            .find(|(_, g, _)| *g == generation)
-            .map_or(
-                PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST,
-                |&(value, _, _)| value,
-            ),
-    }
-}
-
-/// The static name of a C scheme value, or `None`.
-fn scheme_name(scheme: pulsar_routing_client_hashing_scheme) -> Option<&'static core::ffi::CStr> {
-    match scheme {
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_JAVA_STRING => {
-            Some(ClientHashingScheme::JavaStringHash.c_name())
-        }
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_MURMUR3_32 => {
-            Some(ClientHashingScheme::Murmur3_32Hash.c_name())
-        }
-        PULSAR_ROUTING_CLIENT_HASHING_SCHEME_BOOST => Some(ClientHashingScheme::BoostHash.c_name()),
-        _ => BOOST_SCHEMES
-            .iter()
-            .find(|(value, _, _)| *value == scheme)
-            .map(|&(_, _, name)| name),
-    }
+    let boost = boost.filter(|_| scheme == Scheme::BoostHash);
+    enum_to_c(&SCHEMES.map(|(s, b, _)| (s, b)), (scheme, boost))
 }
 
 pub(crate) fn mode_from_c(
     mode: pulsar_routing_profile_mode,
 ) -> Result<ProfileMode, pulsar_routing_status> {
-    enum_from_c(
-        &ProfileMode::ALL,
-        mode,
-        pulsar_routing_status::UnknownProfileMode,
-    )
+    let unknown = pulsar_routing_status::UnknownProfileMode;
+    enum_from_c(&ProfileMode::ALL, mode, unknown)
 }
 
 fn hash_from_c(hash: pulsar_routing_profile_hash) -> Result<KeyHash, pulsar_routing_status> {
-    enum_from_c(
-        &KeyHash::ALL,
-        hash,
-        pulsar_routing_status::UnknownProfileHash,
-    )
+    let unknown = pulsar_routing_status::UnknownProfileHash;
+    enum_from_c(&KeyHash::ALL, hash, unknown)
 }
 
 pub(crate) fn hash_to_c(hash: KeyHash) -> pulsar_routing_profile_hash {
@@ -290,8 +219,6 @@ pub(crate) fn keyed_partition(
     pulsar_routing_status::Ok
 }
 
-/// A `&'static CStr` from a core name without its NUL: the names are few
-/// and fixed, so they are listed here; the tests hold them equal.
 /// The profile message of a C key and ordering key (NULL: none, with a
 /// length of 0), or the status of the first bad argument: a NULL pointer
 /// first, then an unknown or unsupported key kind, then bad UTF-8.
@@ -306,36 +233,17 @@ pub(crate) unsafe fn message_from_c<'a>(
     ordering_key_len: usize,
     payload_len: u64,
 ) -> Result<ProfileMessage<'a>, pulsar_routing_status> {
-    let ordering_key = if ordering_key.is_null() {
-        if ordering_key_len != 0 {
-            return Err(pulsar_routing_status::NullParameter);
-        }
-        None
-    } else {
-        // SAFETY: this function's contract on `ordering_key`.
-        Some(
-            unsafe { crate::ffi::slice_from_raw(ordering_key, ordering_key_len) }
-                .ok_or(pulsar_routing_status::NullParameter)?,
-        )
-    };
-    let key = match key.kind {
-        PULSAR_ROUTING_KEY_KIND_NONE => ProfileKey::None,
-        PULSAR_ROUTING_KEY_KIND_STRING | PULSAR_ROUTING_KEY_KIND_BYTES => {
-            // SAFETY: this function's contract on `key.data`.
-            let bytes = unsafe { crate::ffi::slice_from_raw(key.data, key.len) }
-                .ok_or(pulsar_routing_status::NullParameter)?;
-            if key.kind == PULSAR_ROUTING_KEY_KIND_STRING {
-                ProfileKey::Str(
-                    core::str::from_utf8(bytes).map_err(|_| pulsar_routing_status::InvalidUtf8)?,
-                )
-            } else {
-                ProfileKey::Bytes(bytes)
-            }
-        }
-        PULSAR_ROUTING_KEY_KIND_UTF16 => {
-            return Err(pulsar_routing_status::ProfileKeyKindUnsupported);
-        }
-        _ => return Err(pulsar_routing_status::UnknownKeyKind),
+    // SAFETY: this function's contract on `ordering_key`.
+    let ordering_key = unsafe { optional_slice(ordering_key, ordering_key_len) }?;
+    if key.kind == PULSAR_ROUTING_KEY_KIND_UTF16 {
+        return Err(pulsar_routing_status::ProfileKeyKindUnsupported);
+    }
+    // SAFETY: this function's contract on `key.data`.
+    let key = match unsafe { key.to_core() }? {
+        RoutingKey::None => ProfileKey::None,
+        RoutingKey::Key(text) => ProfileKey::Str(text),
+        RoutingKey::KeyBytes(bytes) => ProfileKey::Bytes(bytes),
+        _ => return Err(pulsar_routing_status::ProfileKeyKindUnsupported),
     };
     Ok(ProfileMessage {
         key,
@@ -364,14 +272,9 @@ pub unsafe extern "C" fn pulsar_routing_client_profile_from_name(
     profile_out: *mut pulsar_routing_client_profile,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let name = try_slice!(name, len);
-        let out = try_out!(profile_out);
-        let Ok(name) = core::str::from_utf8(name) else {
-            return pulsar_routing_status::UnknownClientProfile;
-        };
-        let profile: ClientProfile = try_ok!(name.parse());
-        out.write(profile_to_c(profile));
-        pulsar_routing_status::Ok
+        let unknown = pulsar_routing_status::UnknownClientProfile;
+        // SAFETY: this function's contract is the helper's.
+        unsafe { name_from_c(name, len, profile_out, unknown, |n| n.parse().map(profile_to_c)) }
     }
 }
 
@@ -386,10 +289,7 @@ pub extern "C" fn pulsar_routing_client_profile_name(
     profile: pulsar_routing_client_profile,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        match profile_from_c(profile) {
-            Ok(profile) => profile.c_name().as_ptr(),
-            Err(_) => core::ptr::null(),
-        }
+        enum_name(&ClientProfile::ALL, profile, ClientProfile::c_name)
     }
 }
 
@@ -442,17 +342,10 @@ pub unsafe extern "C" fn pulsar_routing_client_hashing_scheme_from_name(
     scheme_out: *mut pulsar_routing_client_hashing_scheme,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let name = try_slice!(name, len);
-        let out = try_out!(scheme_out);
-        let Ok(name) = core::str::from_utf8(name) else {
-            return pulsar_routing_status::UnknownClientHashingScheme;
-        };
-        let scheme = match boost_release_of_name(name) {
-            Some(generation) => scheme_to_c(ClientHashingScheme::BoostHash, Some(generation)),
-            None => scheme_to_c(try_ok!(name.parse::<ClientHashingScheme>()), None),
-        };
-        out.write(scheme);
-        pulsar_routing_status::Ok
+        let unknown = pulsar_routing_status::UnknownClientHashingScheme;
+        let parse = |name: &str| scheme_of_name(name).map(|(s, boost)| scheme_to_c(s, boost));
+        // SAFETY: this function's contract is the helper's.
+        unsafe { name_from_c(name, len, scheme_out, unknown, parse) }
     }
 }
 
@@ -468,7 +361,7 @@ pub extern "C" fn pulsar_routing_client_hashing_scheme_name(
     scheme: pulsar_routing_client_hashing_scheme,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        scheme_name(scheme).map_or(core::ptr::null(), |name| name.as_ptr())
+        enum_name(&SCHEMES, scheme, |(_, _, name)| name)
     }
 }
 
@@ -493,14 +386,9 @@ pub unsafe extern "C" fn pulsar_routing_profile_hash_from_name(
     hash_out: *mut pulsar_routing_profile_hash,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let name = try_slice!(name, len);
-        let out = try_out!(hash_out);
-        let Ok(name) = core::str::from_utf8(name) else {
-            return pulsar_routing_status::UnknownProfileHash;
-        };
-        let hash: KeyHash = try_ok!(name.parse());
-        out.write(hash_to_c(hash));
-        pulsar_routing_status::Ok
+        let unknown = pulsar_routing_status::UnknownProfileHash;
+        // SAFETY: this function's contract is the helper's.
+        unsafe { name_from_c(name, len, hash_out, unknown, |n| n.parse().map(hash_to_c)) }
     }
 }
 
@@ -514,10 +402,7 @@ pub extern "C" fn pulsar_routing_profile_hash_name(
     hash: pulsar_routing_profile_hash,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        match hash_from_c(hash) {
-            Ok(hash) => hash.c_name().as_ptr(),
-            Err(_) => core::ptr::null(),
-        }
+        enum_name(&KeyHash::ALL, hash, KeyHash::c_name)
     }
 }
 
@@ -780,12 +665,7 @@ pub unsafe extern "C" fn pulsar_routing_boost_hash_raw(
             }
             _ => return pulsar_routing_status::UnknownClientHashingScheme,
         };
-        let char_signedness = if char_unsigned {
-            CharSignedness::Unsigned
-        } else {
-            CharSignedness::Signed
-        };
-        out.write(generation.hash_raw(key, char_signedness));
+        out.write(generation.hash_raw(key, char_signedness(char_unsigned)));
         pulsar_routing_status::Ok
     }
 }

@@ -9,17 +9,17 @@ use std::sync::Mutex;
 
 use pulsar_routing_core::PartitionCount;
 use pulsar_routing_core::profiles::{
-    BatchingConfig, CharSignedness, ClientProfile, ProfileConfig, ProfileKeying, ProfileRouter,
+    CharSignedness, ClientProfile, ProfileConfig, ProfileKeying, ProfileMode, ProfileRouter,
     ProfileSeed,
 };
 
-use crate::error::pulsar_routing_status;
+use pulsar_routing_owned::profiles::ProfileOptions;
+
+use crate::error::{enum_to_c, pulsar_routing_status};
 use crate::ffi::{BoxCastable, free_box, lock, to_boxed_mut_ptr};
 use crate::profiles::{
-    PULSAR_ROUTING_PROFILE_MODE_DEFAULT, PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN,
-    PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION, default_config, hash_to_c, keyed_partition,
-    message_from_c, mode_from_c, profile_from_c, profile_to_c,
-    pulsar_routing_client_hashing_scheme, pulsar_routing_client_profile,
+    default_config, hash_to_c, keyed_partition, message_from_c, mode_from_c, profile_from_c,
+    profile_to_c, pulsar_routing_client_hashing_scheme, pulsar_routing_client_profile,
     pulsar_routing_profile_hash, pulsar_routing_profile_mode, scheme_from_c, scheme_to_c,
 };
 use crate::routing_key::pulsar_routing_key;
@@ -63,21 +63,9 @@ pub struct pulsar_routing_profile_config {
 
 impl pulsar_routing_profile_config {
     fn from_core(config: &ProfileConfig) -> Self {
-        let scheme = scheme_to_c(config.scheme, config.boost);
-        let mode = match config.mode {
-            pulsar_routing_core::profiles::ProfileMode::ClientDefault => {
-                PULSAR_ROUTING_PROFILE_MODE_DEFAULT
-            }
-            pulsar_routing_core::profiles::ProfileMode::RoundRobin => {
-                PULSAR_ROUTING_PROFILE_MODE_ROUND_ROBIN
-            }
-            pulsar_routing_core::profiles::ProfileMode::SinglePartition => {
-                PULSAR_ROUTING_PROFILE_MODE_SINGLE_PARTITION
-            }
-        };
         Self {
-            scheme,
-            mode,
+            scheme: scheme_to_c(config.scheme, config.boost),
+            mode: enum_to_c(&ProfileMode::ALL, config.mode),
             char_unsigned: matches!(config.char_signedness, CharSignedness::Unsigned),
             batching_enabled: config.batching.enabled,
             batching_max_messages: config.batching.max_messages,
@@ -88,34 +76,27 @@ impl pulsar_routing_profile_config {
         }
     }
 
-    /// The core profile of a C value, and this configuration for it.
-    fn with_profile(
+    /// The core profile of a C value, and this configuration for it: every
+    /// field laid over the client's defaults.
+    pub(crate) fn with_profile(
         self,
         profile: pulsar_routing_client_profile,
     ) -> Result<(ClientProfile, ProfileConfig), pulsar_routing_status> {
-        Ok((profile_from_c(profile)?, self.to_core()?))
-    }
-
-    pub(crate) fn to_core(self) -> Result<ProfileConfig, pulsar_routing_status> {
+        let profile = profile_from_c(profile)?;
         let (scheme, boost) = scheme_from_c(self.scheme)?;
-        Ok(ProfileConfig {
-            scheme,
-            mode: mode_from_c(self.mode)?,
-            batching: BatchingConfig {
-                enabled: self.batching_enabled,
-                max_messages: self.batching_max_messages,
-                max_bytes: self.batching_max_bytes,
-                max_publish_delay_ns: self.batching_max_publish_delay_ns,
-                partition_switch_frequency: self.partition_switch_frequency,
-            },
-            char_signedness: if self.char_unsigned {
-                CharSignedness::Unsigned
-            } else {
-                CharSignedness::Signed
-            },
+        let options = ProfileOptions {
+            scheme: Some(scheme),
             boost,
+            mode: Some(mode_from_c(self.mode)?),
+            unsigned_char: self.char_unsigned,
+            batching: Some(self.batching_enabled),
+            batching_max_messages: Some(self.batching_max_messages),
+            batching_max_bytes: Some(self.batching_max_bytes),
+            batching_max_publish_delay_ns: Some(self.batching_max_publish_delay_ns),
+            partition_switch_frequency: Some(self.partition_switch_frequency),
             lazy_start: self.lazy_start,
-        })
+        };
+        Ok((profile, options.config(profile)))
     }
 }
 

@@ -1133,7 +1133,7 @@ mod stateful {
                 config.batching_max_messages = 3;
                 config.batching_max_bytes = 250;
                 config.batching_max_publish_delay_ns = 2_000_000;
-                let core_config = config.to_core().unwrap();
+                let (_, core_config) = config.with_profile(c_profile).unwrap();
                 let seed = ProfileSeed {
                     start: 5,
                     created_ns: 1_000_000_000,

@@ -6,57 +6,15 @@ mod partitioners;
 pub(crate) use partitioners::*;
 
 use numpy::PyArray1;
-use pulsar_routing::PartitionCount;
-use pulsar_routing::kafka::{LibrdkafkaPartitioner, fnv1a, murmur2, to_positive};
-use pulsar_routing::profiles::ProfileRouteError as CoreRouteError;
+use pulsar_routing::kafka::{fnv1a, murmur2, to_positive};
+use pulsar_routing_owned::kafka::KeyedPartitioner;
 use pyo3::prelude::*;
 
 use crate::buffers::{ByteInput, DETACH_MIN_BYTES, detach_above, hash_text_or_bytes};
 use crate::crc32::streaming_hasher;
 use crate::errors::{PulsarRoutingError, partition_count};
-use crate::profiles::{ClientKey, KeyRoute, NO_KEY, config_error, route_all};
+use crate::profiles::{NO_KEY, client_key, parse, route_all};
 
-/// A Kafka partitioner: `None` is the Java client's, otherwise librdkafka's.
-#[derive(Clone, Copy)]
-struct KafkaRoute {
-    partitioner: Option<LibrdkafkaPartitioner>,
-    n: PartitionCount,
-}
-
-impl KafkaRoute {
-    fn new(py: Python<'_>, partitioner: &str, num_partitions: i64) -> PyResult<Self> {
-        let n = partition_count(py, num_partitions)?;
-        let partitioner = match partitioner {
-            "java" => None,
-            name => Some(name.parse::<LibrdkafkaPartitioner>().map_err(|_| {
-                config_error(format!(
-                    "unknown Kafka partitioner {name:?}: expected java, random, consistent, consistent_random, murmur2, murmur2_random, fnv1a or fnv1a_random"
-                ))
-            })?),
-        };
-        Ok(Self { partitioner, n })
-    }
-
-    fn partition(&self, key: Option<&[u8]>) -> Option<u32> {
-        match self.partitioner {
-            // The Java client hashes every non-null key (empty ones too);
-            // a null key goes to the sticky partition.
-            None => key.map(|k| pulsar_routing::kafka::partition_for_key(k, self.n)),
-            Some(p) => p.partition_for_key(key, self.n),
-        }
-    }
-}
-
-impl KeyRoute for KafkaRoute {
-    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError> {
-        Ok(self
-            .partition(key.kafka_bytes())
-            .map_or(NO_KEY, |p| p as i32))
-    }
-}
-
-/// Routes every key of `keys` (an iterable of `str`, `bytes` and `None`, a
-/// numpy array, or a pyarrow array) with `route`.
 /// Kafka's murmur2 (seed 0x9747b28c) as an unsigned 32-bit number; a `str`
 /// is hashed as its UTF-8 bytes (`StringSerializer`).
 #[pyfunction]
@@ -91,18 +49,16 @@ pub(crate) fn kafka_partition(
     num_partitions: i64,
     partitioner: &str,
 ) -> PyResult<Option<u32>> {
-    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
-    if key.is_none() {
-        return Ok(route.partition(None));
-    }
-    if let Ok(key) = ClientKey::extract(key, &"key") {
-        return Ok(route.partition(key.kafka_bytes()));
+    let n = partition_count(py, num_partitions)?;
+    let partitioner: KeyedPartitioner = parse(partitioner)?;
+    if let Ok(key) = client_key(key, &"key") {
+        return Ok(partitioner.partition(key.bytes(), n));
     }
     // Any other buffer (bytearray, memoryview, ...): its raw bytes.
     let input = ByteInput::get(key)?;
     let bytes = input.as_bytes();
     Ok(detach_above(py, bytes.len(), DETACH_MIN_BYTES, || {
-        route.partition(Some(bytes))
+        partitioner.partition(Some(bytes), n)
     }))
 }
 
@@ -116,8 +72,13 @@ pub(crate) fn kafka_partitions<'py>(
     num_partitions: i64,
     partitioner: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let route = KafkaRoute::new(py, partitioner, num_partitions)?;
-    route_all(py, keys, &route)
+    let n = partition_count(py, num_partitions)?;
+    let partitioner: KeyedPartitioner = parse(partitioner)?;
+    route_all(py, keys, |key| {
+        Ok(partitioner
+            .partition(key.bytes(), n)
+            .map_or(NO_KEY, |p| p as i32))
+    })
 }
 
 streaming_hasher! {

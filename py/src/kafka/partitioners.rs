@@ -6,15 +6,16 @@
 use std::sync::Mutex;
 
 use pulsar_routing::kafka::{
-    Availability, BuiltInPartitioner, JavaClientPartitioner, KafkaError, LibrdkafkaPartitioner,
+    BuiltInPartitioner, JavaClientPartitioner, KafkaError, LibrdkafkaPartitioner,
     LibrdkafkaProducer, PartitionLoadStats, RdRandom, StickyChoice,
 };
+use pulsar_routing_owned::kafka::{Draw, LoadInput, availability, pair_load};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::{KafkaPartitionError, ProfileConfigError, partition_count};
 use crate::lock;
-use crate::profiles::{ClientKey, config_error, int_bits};
+use crate::profiles::{client_key, int_bits, parse};
 
 fn kafka_error(err: KafkaError) -> PyErr {
     match err {
@@ -30,7 +31,8 @@ fn kafka_error(err: KafkaError) -> PyErr {
 struct Choice {
     random: u32,
     available: Option<Vec<u32>>,
-    load: Option<(Vec<i32>, Vec<u32>, usize)>,
+    load: Option<(Vec<i32>, Vec<u32>)>,
+    load_length: Option<usize>,
 }
 
 impl Choice {
@@ -41,22 +43,13 @@ impl Choice {
         partition_ids: Option<Vec<u32>>,
         load_length: Option<usize>,
     ) -> PyResult<Self> {
-        let load = match (queue_sizes, partition_ids) {
-            (None, None) => None,
-            (Some(queues), Some(ids)) => {
-                let length = load_length.unwrap_or(queues.len());
-                Some((queues, ids, length))
-            }
-            _ => {
-                return Err(PyValueError::new_err(
-                    "queue_sizes and partition_ids go together",
-                ));
-            }
-        };
+        let load = pair_load(queue_sizes, partition_ids)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(Self {
             random: int_bits(random, "random")?,
             available,
             load,
+            load_length,
         })
     }
 
@@ -65,21 +58,15 @@ impl Choice {
         &mut self,
         f: impl FnOnce(&StickyChoice<'_>) -> Result<R, KafkaError>,
     ) -> PyResult<R> {
-        let load = match &mut self.load {
-            Some((queues, ids, length)) => {
-                PartitionLoadStats::build(queues, ids, *length).map_err(kafka_error)?
-            }
-            None => None,
-        };
-        let choice = StickyChoice {
+        let draw = Draw {
             random: self.random,
-            availability: self
-                .available
-                .as_deref()
-                .map_or(Availability::All, Availability::Only),
-            load,
+            available: self.available.as_deref(),
+            load: self
+                .load
+                .as_mut()
+                .map(|(q, ids)| LoadInput::new(q, ids, self.load_length)),
         };
-        f(&choice).map_err(kafka_error)
+        f(&draw.build().map_err(kafka_error)?).map_err(kafka_error)
     }
 }
 
@@ -228,11 +215,9 @@ impl PyKafkaJavaClientPartitioner {
         load_length: Option<usize>,
     ) -> PyResult<u32> {
         let n = partition_count(py, num_partitions)?;
-        let key = ClientKey::extract(key, &"key")?;
+        let key = client_key(key, &"key")?.bytes();
         let mut choice = Choice::new(random, available, queue_sizes, partition_ids, load_length)?;
-        choice.with(|c| {
-            lock(&self.inner).append(key.kafka_bytes(), appended_bytes, enable_switch, n, c)
-        })
+        choice.with(|c| lock(&self.inner).append(key, appended_bytes, enable_switch, n, c))
     }
 
     /// The sticky partitioner's `(partition, bytes)`, or `None`.
@@ -247,10 +232,6 @@ impl PyKafkaJavaClientPartitioner {
             lock(&self.inner).sticky().sticky_batch_size()
         )
     }
-}
-
-fn librdkafka_partitioner(name: &str) -> PyResult<LibrdkafkaPartitioner> {
-    name.parse().map_err(|e| config_error(format!("{e}")))
 }
 
 fn rd_random(random: i64, second_random: Option<i64>) -> PyResult<RdRandom> {
@@ -278,9 +259,11 @@ impl PyLibrdkafkaProducer {
     #[new]
     #[pyo3(signature = (partitioner = "consistent_random", sticky_linger_ms = 10))]
     fn new(partitioner: &str, sticky_linger_ms: i64) -> PyResult<Self> {
-        let producer =
-            LibrdkafkaProducer::new(librdkafka_partitioner(partitioner)?, sticky_linger_ms)
-                .map_err(kafka_error)?;
+        let producer = LibrdkafkaProducer::new(
+            parse::<LibrdkafkaPartitioner>(partitioner)?,
+            sticky_linger_ms,
+        )
+        .map_err(kafka_error)?;
         Ok(Self {
             inner: Mutex::new(producer),
         })
@@ -310,13 +293,10 @@ impl PyLibrdkafkaProducer {
         available: Option<Vec<u32>>,
     ) -> PyResult<u32> {
         let n = partition_count(py, num_partitions)?;
-        let key = ClientKey::extract(key, &"key")?;
+        let key = client_key(key, &"key")?.bytes();
         let random = rd_random(random, second_random)?;
-        let availability = available
-            .as_deref()
-            .map_or(Availability::All, Availability::Only);
         lock(&self.inner)
-            .partition(key.kafka_bytes(), n, now_us, random, availability)
+            .partition(key, n, now_us, random, availability(available.as_deref()))
             .map_err(kafka_error)
     }
 
@@ -369,9 +349,7 @@ pub(crate) fn librdkafka_random_partition(
 ) -> PyResult<u32> {
     let n = partition_count(py, num_partitions)?;
     let random = rd_random(random, second_random)?;
-    let availability = available
-        .as_deref()
-        .map_or(Availability::All, Availability::Only);
+    let availability = availability(available.as_deref());
     Ok(pulsar_routing::kafka::random_partition(
         n,
         random,
@@ -396,13 +374,10 @@ pub(crate) fn librdkafka_partition(
     available: Option<Vec<u32>>,
 ) -> PyResult<u32> {
     let n = partition_count(py, num_partitions)?;
-    let partitioner = librdkafka_partitioner(partitioner)?;
-    let key = ClientKey::extract(key, &"key")?;
+    let partitioner = parse::<LibrdkafkaPartitioner>(partitioner)?;
+    let key = client_key(key, &"key")?.bytes();
     let random = rd_random(random, second_random)?;
-    let availability = available
-        .as_deref()
-        .map_or(Availability::All, Availability::Only);
-    Ok(partitioner.partition(key.kafka_bytes(), n, random, availability))
+    Ok(partitioner.partition(key, n, random, availability(available.as_deref())))
 }
 
 /// `sticky.partitioning.linger.ms` when unset:

@@ -7,12 +7,11 @@ mod router;
 pub(crate) use router::*;
 
 use numpy::PyArray1;
-use pulsar_routing::PartitionCount;
 use pulsar_routing::profiles::{
-    BoostHashGeneration, CharSignedness, ClientHashingScheme, ClientProfile, KeyHash,
-    ProfileConfig, ProfileKey, ProfileKeying, ProfileMessage, ProfileMode,
+    BoostHashGeneration, ClientProfile, KeyHash, ProfileKey, ProfileKeying, ProfileMessage,
     ProfileRouteError as CoreRouteError,
 };
+use pulsar_routing_owned::profiles::ProfileOptions;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -40,53 +39,29 @@ pub(crate) fn route_error(err: CoreRouteError) -> PyErr {
     ProfileRouteError::new_err(err.to_string())
 }
 
-/// The configuration of a producer of `profile`: its defaults, with the
-/// given options over them.
-pub(crate) fn profile_config(
+/// A name parsed by the core, its error a `ProfileConfigError`.
+pub(crate) fn parse<T: std::str::FromStr<Err: std::fmt::Display>>(name: &str) -> PyResult<T> {
+    name.parse().map_err(|e| config_error(format!("{e}")))
+}
+
+/// The client of `profile` and the options over its defaults that the
+/// Python functions parse: `scheme`, `mode`, and the Boost a C++ or Python
+/// client was built with (`boost`, `boost_1_74_x86_64`).
+pub(crate) fn profile_options(
     profile: &str,
     scheme: Option<&str>,
     mode: Option<&str>,
-    build: BuildOptions<'_>,
-) -> PyResult<(ClientProfile, ProfileConfig)> {
-    let profile: ClientProfile = profile.parse().map_err(|e| config_error(format!("{e}")))?;
-    let mut config = ProfileConfig::client_default(profile);
-    if let Some(scheme) = scheme {
-        let scheme: ClientHashingScheme =
-            scheme.parse().map_err(|e| config_error(format!("{e}")))?;
-        config = config.with_scheme(scheme);
-    }
-    if let Some(mode) = mode {
-        let mode: ProfileMode = mode.parse().map_err(|e| config_error(format!("{e}")))?;
-        config = config.with_mode(mode);
-    }
-    if build.unsigned_char {
-        config.char_signedness = CharSignedness::Unsigned;
-    }
-    config.boost = boost_generation(profile, build.boost, build.boost_1_74_x86_64)?;
-    Ok((profile, config))
-}
-
-/// The options describing how a C++ or Python client was built, as the
-/// Python functions take them.
-#[derive(Clone, Copy)]
-pub(crate) struct BuildOptions<'a> {
-    unsigned_char: bool,
-    boost: Option<&'a str>,
+    boost: Option<&str>,
     boost_1_74_x86_64: bool,
-}
-
-impl<'a> BuildOptions<'a> {
-    pub(crate) fn new(
-        unsigned_char: bool,
-        boost: Option<&'a str>,
-        boost_1_74_x86_64: bool,
-    ) -> Self {
-        Self {
-            unsigned_char,
-            boost,
-            boost_1_74_x86_64,
-        }
-    }
+) -> PyResult<(ClientProfile, ProfileOptions)> {
+    let profile: ClientProfile = parse(profile)?;
+    let options = ProfileOptions {
+        scheme: scheme.map(parse).transpose()?,
+        mode: mode.map(parse).transpose()?,
+        boost: boost_generation(profile, boost, boost_1_74_x86_64)?,
+        ..ProfileOptions::default()
+    };
+    Ok((profile, options))
 }
 
 /// The Boost generation of the `boost=` option (a release such as `"1.74"`
@@ -105,7 +80,7 @@ fn boost_generation(
                 "give the Boost release with boost= only (boost_1_74_x86_64=True is boost=\"1.74\")",
             ));
         }
-        (Some(release), false) => release.parse().map_err(|e| config_error(format!("{e}")))?,
+        (Some(release), false) => parse(release)?,
     };
     if !matches!(profile, ClientProfile::Cpp | ClientProfile::Python) {
         return Err(config_error(format!(
@@ -115,103 +90,62 @@ fn boost_generation(
     Ok(Some(generation))
 }
 
-/// The keying of `profile` with the given options over its defaults.
+/// The keying of `profile` with the given options, on a platform whose
+/// `char` is unsigned or not, over its defaults.
 fn keying(
-    profile: &str,
-    scheme: Option<&str>,
-    mode: Option<&str>,
-    build: BuildOptions<'_>,
+    profile: ClientProfile,
+    mut options: ProfileOptions,
+    unsigned_char: bool,
 ) -> PyResult<ProfileKeying> {
-    let (profile, config) = profile_config(profile, scheme, mode, build)?;
+    options.unsigned_char = unsigned_char;
+    let config = options.config(profile);
     ProfileKeying::new(profile, &config).map_err(|e| config_error(e.to_string()))
 }
 
-/// A key as the clients take it: text (which every client sends as its
-/// UTF-8 bytes), bytes, or none.
-pub(crate) enum ClientKey<'a> {
-    None,
-    Text(&'a str),
-    Bytes(&'a [u8]),
-}
-
-impl<'a> ClientKey<'a> {
-    pub(crate) fn extract(
-        obj: &'a Bound<'_, PyAny>,
-        what: &dyn std::fmt::Display,
-    ) -> PyResult<Self> {
-        if obj.is_none() {
-            Ok(Self::None)
-        } else if let Ok(s) = obj.cast::<PyString>() {
-            s.to_str().map(Self::Text).map_err(|_| lone_surrogate(what))
-        } else if let Ok(bytes) = obj.cast::<PyBytes>() {
-            Ok(Self::Bytes(bytes.as_bytes()))
-        } else {
-            Err(PyTypeError::new_err(format!(
-                "{what} must be str, bytes or None, not {}",
-                obj.get_type().name()?
-            )))
-        }
-    }
-
-    pub(crate) fn profile_key(&self) -> ProfileKey<'a> {
-        match *self {
-            Self::None => ProfileKey::None,
-            Self::Text(s) => ProfileKey::Str(s),
-            Self::Bytes(b) => ProfileKey::Bytes(b),
-        }
-    }
-
-    /// The serialized key, as Kafka sees it (`None` is a `null` key).
-    pub(crate) fn kafka_bytes(&self) -> Option<&'a [u8]> {
-        match *self {
-            Self::None => None,
-            Self::Text(s) => Some(s.as_bytes()),
-            Self::Bytes(b) => Some(b),
-        }
+/// A key as the clients take it: `str` (which every client sends as its
+/// UTF-8 bytes), `bytes`, or `None`.
+pub(crate) fn client_key<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    what: &dyn std::fmt::Display,
+) -> PyResult<ProfileKey<'a>> {
+    if obj.is_none() {
+        Ok(ProfileKey::None)
+    } else if let Ok(s) = obj.cast::<PyString>() {
+        s.to_str()
+            .map(ProfileKey::Str)
+            .map_err(|_| lone_surrogate(what))
+    } else if let Ok(bytes) = obj.cast::<PyBytes>() {
+        Ok(ProfileKey::Bytes(bytes.as_bytes()))
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{what} must be str, bytes or None, not {}",
+            obj.get_type().name()?
+        )))
     }
 }
 
-/// Routes one key to an int32 slot (`-1` without a partition).
-pub(crate) trait KeyRoute: Sync {
-    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError>;
-}
-
-#[derive(Clone, Copy)]
-struct ProfileRoute {
-    keying: ProfileKeying,
-    n: PartitionCount,
-}
-
-impl KeyRoute for ProfileRoute {
-    fn route(&self, key: &ClientKey<'_>) -> Result<i32, CoreRouteError> {
-        let message = ProfileMessage {
-            key: key.profile_key(),
-            ordering_key: None,
-            payload_len: 0,
-        };
-        match self.keying.partition(&message, self.n) {
-            // A partition is below 2**31, so it always fits.
-            Ok(partition) => Ok(partition.map_or(NO_KEY, |p| p as i32)),
-            Err(CoreRouteError::IllegalPartition { .. }) => Ok(SEND_FAILS),
-            Err(e) => Err(e),
-        }
-    }
-}
-
-pub(crate) fn route_all<'py, R: KeyRoute>(
+/// Routes every key of `keys` (an iterable of `str`, `bytes` and `None`, a
+/// numpy array, or a pyarrow array) to an int32 slot with `route`.
+pub(crate) fn route_all<'py, R>(
     py: Python<'py>,
     keys: &Bound<'py, PyAny>,
-    route: &R,
-) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    route: R,
+) -> PyResult<Bound<'py, PyArray1<i32>>>
+where
+    R: Fn(ProfileKey<'_>) -> Result<i32, CoreRouteError> + Sync,
+{
     let partitions = map_keys(py, keys, &ClientKeys(route))?;
     Ok(PyArray1::from_vec(py, partitions))
 }
 
-/// A [`KeyRoute`] as a batch: every client sends text as UTF-8, so text
-/// with a lone surrogate is an error.
-struct ClientKeys<'a, R>(&'a R);
+/// A route to an int32 slot (`-1` without a partition) as a batch: every
+/// client sends text as UTF-8, so text with a lone surrogate is an error.
+struct ClientKeys<R>(R);
 
-impl<R: KeyRoute> KeyBatch for ClientKeys<'_, R> {
+impl<R> KeyBatch for ClientKeys<R>
+where
+    R: Fn(ProfileKey<'_>) -> Result<i32, CoreRouteError> + Sync,
+{
     type Out = i32;
     const ONE_KEY: &'static str = "keys must be a collection of keys, not one key";
     const SURROGATES: bool = false;
@@ -222,13 +156,13 @@ impl<R: KeyRoute> KeyBatch for ClientKeys<'_, R> {
     #[inline(never)]
     fn key(&self, index: usize, key: KeyRef<'_>) -> PyResult<i32> {
         let key = match key {
-            KeyRef::None => ClientKey::None,
-            KeyRef::Text(text) => ClientKey::Text(text),
-            KeyRef::Bytes(bytes) => ClientKey::Bytes(bytes),
+            KeyRef::None => ProfileKey::None,
+            KeyRef::Text(text) => ProfileKey::Str(text),
+            KeyRef::Bytes(bytes) => ProfileKey::Bytes(bytes),
             // Not taken without `SURROGATES`.
             KeyRef::Utf16(_) => return Err(lone_surrogate(&format_args!("keys[{index}]"))),
         };
-        self.0.route(&key).map_err(route_error)
+        (self.0)(key).map_err(route_error)
     }
 
     fn surrogate_object(&self, index: usize, _text: &Bound<'_, PyString>) -> PyErr {
@@ -275,12 +209,8 @@ pub(crate) fn profile_partition(
     boost_1_74_x86_64: bool,
 ) -> PyResult<Option<u32>> {
     let n = partition_count(py, num_partitions)?;
-    let keying = keying(
-        profile,
-        scheme,
-        mode,
-        BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
-    )?;
+    let (profile, options) = profile_options(profile, scheme, mode, boost, boost_1_74_x86_64)?;
+    let keying = keying(profile, options, unsigned_char)?;
     with_message(key, ordering_key, 0, |message| {
         keying.partition(message, n).map_err(route_error)
     })
@@ -294,14 +224,14 @@ pub(crate) fn with_message<T>(
     payload_len: u64,
     f: impl FnOnce(&ProfileMessage<'_>) -> PyResult<T>,
 ) -> PyResult<T> {
-    let key = ClientKey::extract(key, &"key")?;
-    let ordering = match ordering_key {
-        Some(obj) if !obj.is_none() => Some(ClientKey::extract(obj, &"ordering_key")?),
-        _ => None,
+    let key = client_key(key, &"key")?;
+    let ordering_key = match ordering_key {
+        Some(obj) => client_key(obj, &"ordering_key")?.bytes(),
+        None => None,
     };
     f(&ProfileMessage {
-        key: key.profile_key(),
-        ordering_key: ordering.as_ref().and_then(ClientKey::kafka_bytes),
+        key,
+        ordering_key,
         payload_len,
     })
 }
@@ -326,16 +256,22 @@ pub(crate) fn profile_partitions<'py>(
     boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-    let route = ProfileRoute {
-        n: partition_count(py, num_partitions)?,
-        keying: keying(
-            profile,
-            scheme,
-            mode,
-            BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
-        )?,
-    };
-    route_all(py, keys, &route)
+    let n = partition_count(py, num_partitions)?;
+    let (profile, options) = profile_options(profile, scheme, mode, boost, boost_1_74_x86_64)?;
+    let keying = keying(profile, options, unsigned_char)?;
+    route_all(py, keys, |key| {
+        let message = ProfileMessage {
+            key,
+            ordering_key: None,
+            payload_len: 0,
+        };
+        match keying.partition(&message, n) {
+            // A partition is below 2**31, so it always fits.
+            Ok(partition) => Ok(partition.map_or(NO_KEY, |p| p as i32)),
+            Err(CoreRouteError::IllegalPartition { .. }) => Ok(SEND_FAILS),
+            Err(e) => Err(e),
+        }
+    })
 }
 
 /// The name of the hash a client of `profile` applies to keys under the
@@ -353,14 +289,9 @@ pub(crate) fn profile_key_hash_name(
     boost: Option<&str>,
     boost_1_74_x86_64: bool,
 ) -> PyResult<&'static str> {
-    Ok(keying(
-        profile,
-        scheme,
-        mode,
-        BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
-    )?
-    .hash()
-    .name())
+    let (profile, options) = profile_options(profile, scheme, mode, boost, boost_1_74_x86_64)?;
+    let keying = keying(profile, options, unsigned_char)?;
+    Ok(keying.hash().name())
 }
 
 /// A client key hash by name (see `profile_key_hash_name`); a `str` is
@@ -372,7 +303,7 @@ pub(crate) fn profile_key_hash(
     data: &Bound<'_, PyAny>,
     hash: &str,
 ) -> PyResult<u32> {
-    let hash: KeyHash = hash.parse().map_err(|e| config_error(format!("{e}")))?;
+    let hash: KeyHash = parse(hash)?;
     if hash == KeyHash::JavaStringHash
         && let Ok(text) = data.cast::<PyString>()
     {

@@ -8,12 +8,13 @@ use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pulsar_routing::profiles::{ProfileRouter, ProfileSeed};
+use pulsar_routing_owned::profiles::ProfileOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::partition_count;
 use crate::lock;
-use crate::profiles::{BuildOptions, config_error, profile_config, route_error, with_message};
+use crate::profiles::{config_error, profile_options, route_error, with_message};
 
 /// Unix epoch nanoseconds, what the clients' clocks read.
 fn epoch_ns() -> i64 {
@@ -83,20 +84,18 @@ impl PyProfileRouter {
         created_ns: i64,
     ) -> PyResult<Self> {
         let start = int_bits(start, "start")?;
-        let (profile, mut config) = profile_config(
-            profile,
-            scheme,
-            mode,
-            BuildOptions::new(unsigned_char, boost, boost_1_74_x86_64),
-        )?;
-        let b = &mut config.batching;
-        b.enabled = batching.unwrap_or(b.enabled);
-        b.max_messages = batching_max_messages.unwrap_or(b.max_messages);
-        b.max_bytes = batching_max_bytes.unwrap_or(b.max_bytes);
-        b.max_publish_delay_ns = batching_max_publish_delay_ns.unwrap_or(b.max_publish_delay_ns);
-        b.partition_switch_frequency =
-            partition_switch_frequency.unwrap_or(b.partition_switch_frequency);
-        config.lazy_start = lazy_start_partitioned_producers;
+        let (profile, options) = profile_options(profile, scheme, mode, boost, boost_1_74_x86_64)?;
+        let options = ProfileOptions {
+            unsigned_char,
+            batching,
+            batching_max_messages,
+            batching_max_bytes,
+            batching_max_publish_delay_ns,
+            partition_switch_frequency,
+            lazy_start: lazy_start_partitioned_producers,
+            ..options
+        };
+        let config = options.config(profile);
         let router = ProfileRouter::new(profile, &config, ProfileSeed { start, created_ns })
             .map_err(|e| config_error(e.to_string()))?;
         Ok(Self {
