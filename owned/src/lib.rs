@@ -4,11 +4,14 @@
 //! it borrows their strings. A binding, though, has to hand out objects
 //! that own their memory: a Key_Shared selector that grows as consumers
 //! join, a lookup action whose URL outlives the response it came from, a
-//! coalescing key that compares equal however its properties were ordered.
-//! Each of those is built here, once, on top of the core, and the C ABI
-//! (`ffi-c`) and the Python extension (`py`) both use it. A binding only
-//! converts types, maps errors and holds handles, so two languages cannot
-//! give different answers to the same call.
+//! coalescing key that compares equal however its properties were ordered,
+//! a sender gate that keeps a table of its nodes. And both bindings read
+//! the same kinds of input from their callers: a profile's options over
+//! its client's defaults, a split algorithm and its inputs, an event by
+//! name. Each of those is built here, once, on top of the core, and the C
+//! ABI (`ffi-c`) and the Python extension (`py`) both use it. A binding
+//! only converts types, maps errors and holds handles, so two languages
+//! cannot give different answers to the same call.
 //!
 //! Modules are named after the core module they extend.
 //!
