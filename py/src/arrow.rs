@@ -7,6 +7,8 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyModule, PyString};
 
+use pulsar_routing_owned::batch::keys::{ascending_offsets, read_offset, utf8};
+
 use crate::batch::{KeyBatch, KeyRef};
 use crate::buffers::{ExportedBytes, detach_above};
 
@@ -587,45 +589,6 @@ enum BlockError {
 impl From<PyErr> for BlockError {
     fn from(err: PyErr) -> Self {
         Self::Key(err)
-    }
-}
-
-/// One Arrow offset (32- or 64-bit, in the machine's byte order), or `None`
-/// if it is negative.
-fn read_offset<const WIDTH: usize>(raw: &[u8]) -> Option<usize> {
-    if WIDTH == 4 {
-        usize::try_from(i32::from_ne_bytes(raw.try_into().ok()?)).ok()
-    } else {
-        usize::try_from(i64::from_ne_bytes(raw.try_into().ok()?)).ok()
-    }
-}
-
-/// The first and last of `window`'s offsets if every one of them reads back
-/// as a number no smaller than the one before and the last is at most
-/// `data_len`; `None` otherwise.
-fn ascending_offsets<const WIDTH: usize>(window: &[u8], data_len: usize) -> Option<(usize, usize)> {
-    let mut offsets = window.chunks_exact(WIDTH).map(read_offset::<WIDTH>);
-    let first = offsets.next()??;
-    let mut last = first;
-    for offset in offsets {
-        let offset = offset?;
-        if offset < last {
-            return None;
-        }
-        last = offset;
-    }
-    (last <= data_len).then_some((first, last))
-}
-
-/// `bytes` as text, if they are UTF-8.
-fn utf8(bytes: &[u8]) -> Option<&str> {
-    // Keys are mostly ASCII, which is checked several times faster than
-    // UTF-8 in general.
-    if bytes.is_ascii() {
-        // SAFETY: ASCII bytes are valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-    } else {
-        std::str::from_utf8(bytes).ok()
     }
 }
 
