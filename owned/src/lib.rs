@@ -28,3 +28,5 @@ pub mod batch;
 pub mod key_counts;
 pub mod key_shared;
 pub mod lookup;
+pub mod router;
+pub mod routing_key;
