@@ -77,9 +77,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hash_utf16(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let units = try_slice!(units, len);
-        try_out!(hash_out).write(java_string_hash_utf16(units));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `units` and `hash_out`.
+        unsafe { crate::crc32::hash_into(units, len, hash_out, java_string_hash_utf16) }
     }
 }
 
@@ -98,9 +97,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hashcode_utf16(
     hashcode_out: *mut i32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let units = try_slice!(units, len);
-        try_out!(hashcode_out).write(java_string_hashcode_utf16(units));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `units` and `hashcode_out`.
+        unsafe { crate::crc32::hash_into(units, len, hashcode_out, java_string_hashcode_utf16) }
     }
 }
 
@@ -125,9 +123,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hash_bytes(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let bytes = try_slice!(bytes, len);
-        try_out!(hash_out).write(java_string_hash_bytes(bytes));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `bytes` and `hash_out`.
+        unsafe { crate::crc32::hash_into(bytes, len, hash_out, java_string_hash_bytes) }
     }
 }
 
@@ -146,9 +143,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hashcode_bytes(
     hashcode_out: *mut i32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let bytes = try_slice!(bytes, len);
-        try_out!(hashcode_out).write(java_string_hashcode_bytes(bytes));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `bytes` and `hashcode_out`.
+        unsafe { crate::crc32::hash_into(bytes, len, hashcode_out, java_string_hashcode_bytes) }
     }
 }
 
@@ -187,11 +183,8 @@ pub unsafe extern "C" fn pulsar_routing_java_lossy_utf8(
         let written = try_out!(written);
         // Two passes over the decoder, so that a short buffer is reported
         // before anything is written to it.
-        let needed: usize = java_lossy_utf8(bytes).map(char::len_utf8).sum();
-        if needed > buf.capacity() {
-            written.write(needed);
-            return pulsar_routing_status::BufferTooSmall;
-        }
+        let needed = java_lossy_utf8(bytes).map(char::len_utf8).sum();
+        try_fits!(buf, written, needed);
         let out = buf.prefix(needed);
         let mut at = 0;
         for c in java_lossy_utf8(bytes) {
