@@ -11,6 +11,7 @@
 use pulsar_routing::batch::{BatchError, KeyOffsets};
 use pulsar_routing::{HashingScheme, PartitionCount};
 
+pub mod arrow;
 pub mod keys;
 
 /// The partition of every key, written to `out` (one entry per key):
