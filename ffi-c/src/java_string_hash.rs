@@ -28,10 +28,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hash(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let key = try_slice!(key, len);
-        let out = try_out!(hash_out);
-        out.write(java_string_hash(try_utf8!(key)));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `key` and `hash_out`.
+        unsafe { text_hash_into(key, len, hash_out, java_string_hash) }
     }
 }
 
@@ -50,11 +48,28 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hashcode(
     hashcode_out: *mut i32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let key = try_slice!(key, len);
-        let out = try_out!(hashcode_out);
-        out.write(java_string_hashcode(try_utf8!(key)));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `key` and `hashcode_out`.
+        unsafe { text_hash_into(key, len, hashcode_out, java_string_hashcode) }
     }
+}
+
+/// The body of a hash of a key string: `hash` of the UTF-8 text of the
+/// `len` bytes at `key`, written to `out`. Returns `OK`, `NULL_PARAMETER`
+/// or `INVALID_UTF8`.
+///
+/// # Safety
+/// A non-NULL `key` points to `len` readable bytes and a non-NULL `out` is
+/// valid for writing.
+unsafe fn text_hash_into<R>(
+    key: *const u8,
+    len: usize,
+    out: *mut R,
+    hash: impl FnOnce(&str) -> R,
+) -> pulsar_routing_status {
+    let key = try_slice!(key, len);
+    let out = try_out!(out);
+    out.write(hash(try_utf8!(key)));
+    pulsar_routing_status::Ok
 }
 
 /// `String.hashCode() & 0x7fffffff` over raw UTF-16 code units, for callers
