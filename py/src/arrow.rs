@@ -8,7 +8,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyModule, PyString};
 
-use crate::batch::{KeyBatch, KeyRef};
+use crate::batch::{KeyBatch, KeyRef, Owned};
 use crate::buffers::{ExportedBytes, detach_above};
 
 /// Chunks of at least this many values are read with the GIL released.
@@ -58,10 +58,7 @@ pub(crate) fn map_arrow_values<M: KeyBatch>(
     let mut out = vec![M::Out::default(); total];
     let mut rest = out.as_mut_slice();
     let mut base = 0;
-    let key = |index, key: KeyRef<'_>| map.key(index, key);
-    let text_block =
-        |data: &[u8], offsets: &[usize], out: &mut [M::Out]| map.text_block(data, offsets, out);
-    let text_block = M::TEXT_BLOCKS.then_some(&text_block);
+    let map = Owned(map);
     for export in &exports {
         let columns = export.columns()?;
         // `out` has the sum of the exports' lengths, so this always splits.
@@ -72,7 +69,7 @@ pub(crate) fn map_arrow_values<M: KeyBatch>(
         // pyarrow buffers are immutable and the exports keep them alive.
         detach_above(py, columns.len, DETACH_MIN_VALUES, || {
             columns
-                .map_into(base, &key, text_block, slots)
+                .map_into(base, &map, slots)
                 .map_err(|err| arrow_error(types.what, err))
         })?;
         base += columns.len;

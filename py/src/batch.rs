@@ -105,6 +105,29 @@ pub(crate) trait KeyBatch: Sync {
     }
 }
 
+/// A batch as the owned readers of numpy and Arrow buffers take it.
+pub(crate) struct Owned<'a, B>(pub(crate) &'a B);
+
+impl<B: KeyBatch> keys::KeyMap for Owned<'_, B> {
+    type Out = B::Out;
+    type Error = PyErr;
+    const TEXT_BLOCKS: bool = B::TEXT_BLOCKS;
+
+    // Compiled into the readers' loops, as the batch's own `key` is.
+    #[inline(always)]
+    fn key(&self, index: usize, key: KeyRef<'_>) -> PyResult<B::Out> {
+        self.0.key(index, key)
+    }
+
+    fn not_scalar(&self, index: usize, cp: u32) -> PyErr {
+        self.0.not_scalar_value(index, cp)
+    }
+
+    fn text_block(&self, data: &[u8], offsets: &[usize], out: &mut [B::Out]) -> bool {
+        self.0.text_block(data, offsets, out)
+    }
+}
+
 /// `batch` applied to every key of `keys`, in order: an iterable of `str`,
 /// `bytes` and `None` (and what the batch takes besides), a one-dimensional
 /// numpy array of dtype `U`, `S`, `O` or `T`, or a pyarrow `Array` or
@@ -183,11 +206,13 @@ fn object_keys<B: KeyBatch>(
             return Ok(out);
         }
         let first = out.len();
-        let keys = objects
-            .iter()
-            .enumerate()
-            .map(|(i, obj)| object_key(batch, first + i, obj))
-            .collect::<PyResult<Vec<_>>>()?;
+        // A plain loop: collecting into a `PyResult<Vec<_>>` compiles to a
+        // generic `try_fold` that the optimiser does not always flatten,
+        // which made this loop half as fast again in some builds.
+        let mut keys = Vec::with_capacity(objects.len());
+        for (i, obj) in objects.iter().enumerate() {
+            keys.push(object_key(batch, first + i, obj)?);
+        }
         // The `str` and `bytes` objects are immutable and `objects` holds
         // them, so their contents stay valid with the GIL released.
         let out = &mut out;
@@ -266,18 +291,15 @@ fn numpy_keys<B: KeyBatch>(
     }
     let swapped = dtype.is_native_byteorder() == Some(false);
     let mut out = vec![B::Out::default(); len];
-    let key = |index, key: KeyRef<'_>| batch.key(index, key);
-    let not_scalar = |index, cp| batch.not_scalar_value(index, cp);
+    let map = Owned(batch);
     detach_above(py, len, DETACH_MIN_KEYS, || {
         if kind == b'S' {
-            keys::fixed_width_bytes(data, item_size, &mut out, key)
+            keys::fixed_width_bytes(data, item_size, &mut out, &map)
         } else if B::UTF16 && B::SURROGATES {
-            keys::fixed_width_utf16(data, item_size, swapped, &mut out, key, not_scalar)
+            keys::fixed_width_utf16(data, item_size, swapped, &mut out, &map)
         } else {
             let surrogates = B::SURROGATES;
-            keys::fixed_width_utf8(
-                data, item_size, swapped, surrogates, &mut out, key, not_scalar,
-            )
+            keys::fixed_width_utf8(data, item_size, swapped, surrogates, &mut out, &map)
         }
     })?;
     Ok(out)

@@ -4,7 +4,7 @@
 //! made them) and says what it makes of each key; the checks, the UTF-8
 //! validation and the fast loop over a chunk are written here once.
 
-use super::keys::{KeyRef, ascending_offsets, read_offset, utf8};
+use super::keys::{KeyMap, KeyRef, ascending_offsets, read_offset, utf8};
 
 /// The values are checked and then mapped this many at a time, so that
 /// the bytes checked are still in the cache when they are hashed.
@@ -173,12 +173,10 @@ impl ArrowColumns<'_> {
         Ok(())
     }
 
-    /// Writes `key` of every item into `out`, which has `len` slots; `base`
-    /// is the index of the first item in the input. With `text_block`, a
-    /// block of text values goes to it at once, laid out as Arrow lays them
-    /// out (key `i` is `data[offsets[i]..offsets[i + 1]]`); it returns
-    /// `false` to have the block mapped key by key. [`Self::check`] has
-    /// passed.
+    /// Writes `map`'s output for every item into `out`, which has `len`
+    /// slots; `base` is the index of the first item in the input. With
+    /// [`KeyMap::TEXT_BLOCKS`], a block of text values goes to
+    /// [`KeyMap::text_block`] at once. [`Self::check`] has passed.
     ///
     /// The values are taken [`MAP_BLOCK`] at a time. A block's offsets are
     /// checked, in one pass, to ascend and stay inside the data buffer, and
@@ -189,55 +187,40 @@ impl ArrowColumns<'_> {
     /// through [`Self::visit`], which names the offending item.
     ///
     /// # Errors
-    /// The first malformed or non-UTF-8 value, or error of `key`.
-    pub fn map_into<T, E, K, B>(
+    /// The first malformed or non-UTF-8 value, or error of `map`.
+    pub fn map_into<M: KeyMap>(
         &self,
         base: usize,
-        key: &K,
-        text_block: Option<&B>,
-        out: &mut [T],
-    ) -> Result<(), ArrowError<E>>
-    where
-        K: Fn(usize, KeyRef<'_>) -> Result<T, E>,
-        B: Fn(&[u8], &[usize], &mut [T]) -> bool,
-    {
+        map: &M,
+        out: &mut [M::Out],
+    ) -> Result<(), ArrowError<M::Error>> {
         if self.len == 0 {
             return Ok(());
         }
-        let map = Map { key, text_block };
         match (self.layout.offset_width == 4, self.validity.is_some()) {
-            (true, false) => self.map_with::<4, false, T, E, K, B>(base, &map, out),
-            (true, true) => self.map_with::<4, true, T, E, K, B>(base, &map, out),
-            (false, false) => self.map_with::<8, false, T, E, K, B>(base, &map, out),
-            (false, true) => self.map_with::<8, true, T, E, K, B>(base, &map, out),
+            (true, false) => self.map_with::<4, false, M>(base, map, out),
+            (true, true) => self.map_with::<4, true, M>(base, map, out),
+            (false, false) => self.map_with::<8, false, M>(base, map, out),
+            (false, true) => self.map_with::<8, true, M>(base, map, out),
         }
     }
 
     /// [`Self::map_into`] for one offset width, with or without nulls.
-    fn map_with<const WIDTH: usize, const NULLS: bool, T, E, K, B>(
+    fn map_with<const WIDTH: usize, const NULLS: bool, M: KeyMap>(
         &self,
         base: usize,
-        map: &Map<'_, K, B>,
-        out: &mut [T],
-    ) -> Result<(), ArrowError<E>>
-    where
-        K: Fn(usize, KeyRef<'_>) -> Result<T, E>,
-        B: Fn(&[u8], &[usize], &mut [T]) -> bool,
-    {
+        map: &M,
+        out: &mut [M::Out],
+    ) -> Result<(), ArrowError<M::Error>> {
         let window = &self.offsets[self.offset * WIDTH..(self.offset + self.len + 1) * WIDTH];
         for (block, slots) in out.chunks_mut(MAP_BLOCK).enumerate() {
             let first_item = block * MAP_BLOCK;
             let offsets = &window[first_item * WIDTH..(first_item + slots.len() + 1) * WIDTH];
             let first_index = base + first_item;
-            let done = self.map_block::<WIDTH, NULLS, T, E, K, B>(
-                offsets,
-                first_item,
-                first_index,
-                map,
-                slots,
-            )?;
+            let done =
+                self.map_block::<WIDTH, NULLS, M>(offsets, first_item, first_index, map, slots)?;
             if !done {
-                return self.map_slowly(base, map.key, out);
+                return self.map_slowly(base, map, out);
             }
         }
         Ok(())
@@ -247,19 +230,14 @@ impl ArrowColumns<'_> {
     /// offsets of the items from `first_item` (counted from the start of
     /// the array's slice), the first of which is the input's key number
     /// `first_index`. `Ok(false)` when the block needs the slow path.
-    fn map_block<const WIDTH: usize, const NULLS: bool, T, E, K, B>(
+    fn map_block<const WIDTH: usize, const NULLS: bool, M: KeyMap>(
         &self,
         offsets: &[u8],
         first_item: usize,
         first_index: usize,
-        map: &Map<'_, K, B>,
-        slots: &mut [T],
-    ) -> Result<bool, ArrowError<E>>
-    where
-        K: Fn(usize, KeyRef<'_>) -> Result<T, E>,
-        B: Fn(&[u8], &[usize], &mut [T]) -> bool,
-    {
-        let key = |index, key| (map.key)(index, key).map_err(ArrowError::Key);
+        map: &M,
+        slots: &mut [M::Out],
+    ) -> Result<bool, ArrowError<M::Error>> {
         let Some((first, last)) = ascending_offsets::<WIDTH>(offsets, self.data.len()) else {
             return Ok(false);
         };
@@ -276,7 +254,7 @@ impl ArrowColumns<'_> {
             let Some(span) = utf8(values) else {
                 return Ok(false);
             };
-            if let Some(text_block) = map.text_block {
+            if M::TEXT_BLOCKS {
                 let mut absolute = [0; MAP_BLOCK + 1];
                 let absolute = &mut absolute[..=slots.len()];
                 for (to, raw) in absolute.iter_mut().zip(offsets.chunks_exact(WIDTH)) {
@@ -291,10 +269,12 @@ impl ArrowColumns<'_> {
                 if let Some(i) = split {
                     return Err(ArrowError::NotUtf8(first_index + i));
                 }
-                if text_block(self.data, absolute, slots) {
+                if map.text_block(self.data, absolute, slots) {
                     for (i, slot) in slots.iter_mut().enumerate() {
                         if !valid(i) {
-                            *slot = key(first_index + i, KeyRef::None)?;
+                            *slot = map
+                                .key(first_index + i, KeyRef::None)
+                                .map_err(ArrowError::Key)?;
                         }
                     }
                     return Ok(true);
@@ -306,11 +286,17 @@ impl ArrowColumns<'_> {
                     // starts and ends on character boundaries; when it does
                     // not, the value on its own is not UTF-8.
                     match span.get(start..end) {
-                        Some(text) => *slot = key(first_index + i, KeyRef::Text(text))?,
+                        Some(text) => {
+                            *slot = map
+                                .key(first_index + i, KeyRef::Text(text))
+                                .map_err(ArrowError::Key)?
+                        }
                         None => return Err(ArrowError::NotUtf8(first_index + i)),
                     }
                 } else {
-                    *slot = key(first_index + i, KeyRef::None)?;
+                    *slot = map
+                        .key(first_index + i, KeyRef::None)
+                        .map_err(ArrowError::Key)?;
                 }
                 start = end;
             }
@@ -318,11 +304,17 @@ impl ArrowColumns<'_> {
             for (i, (slot, end)) in slots.iter_mut().zip(ends).enumerate() {
                 if valid(i) {
                     match values.get(start..end) {
-                        Some(bytes) => *slot = key(first_index + i, KeyRef::Bytes(bytes))?,
+                        Some(bytes) => {
+                            *slot = map
+                                .key(first_index + i, KeyRef::Bytes(bytes))
+                                .map_err(ArrowError::Key)?
+                        }
                         None => return Ok(false),
                     }
                 } else {
-                    *slot = key(first_index + i, KeyRef::None)?;
+                    *slot = map
+                        .key(first_index + i, KeyRef::None)
+                        .map_err(ArrowError::Key)?;
                 }
                 start = end;
             }
@@ -332,22 +324,18 @@ impl ArrowColumns<'_> {
 
     /// [`Self::map_into`] one value at a time, for arrays the fast loop
     /// does not take.
-    fn map_slowly<T, E, K>(&self, base: usize, key: &K, out: &mut [T]) -> Result<(), ArrowError<E>>
-    where
-        K: Fn(usize, KeyRef<'_>) -> Result<T, E>,
-    {
+    fn map_slowly<M: KeyMap>(
+        &self,
+        base: usize,
+        map: &M,
+        out: &mut [M::Out],
+    ) -> Result<(), ArrowError<M::Error>> {
         let mut slots = out.iter_mut().enumerate();
         self.visit(base, &mut |value| {
             if let Some((i, slot)) = slots.next() {
-                *slot = key(base + i, value)?;
+                *slot = map.key(base + i, value)?;
             }
             Ok(())
         })
     }
-}
-
-/// What [`ArrowColumns::map_into`] makes of the values.
-struct Map<'a, K, B> {
-    key: &'a K,
-    text_block: Option<&'a B>,
 }

@@ -18,27 +18,57 @@ pub enum KeyRef<'a> {
     Bytes(&'a [u8]),
 }
 
+/// What a batch makes of each key it reads, and the errors it raises: the
+/// readers here call [`Self::key`] once per key in their loops, so an
+/// implementation marks it `#[inline(always)]` to be compiled into them.
+pub trait KeyMap {
+    /// One output per key.
+    type Out;
+    /// The error of a key, or of an item that cannot be read.
+    type Error;
+    /// Whether [`Self::text_block`] maps blocks of text keys at once.
+    const TEXT_BLOCKS: bool = false;
+
+    /// The output for the key with this index in the input.
+    ///
+    /// # Errors
+    /// The batch's own, for a key it refuses.
+    fn key(&self, index: usize, key: KeyRef<'_>) -> Result<Self::Out, Self::Error>;
+
+    /// The error for item `index` holding `cp`, which is not a Unicode
+    /// scalar value (a surrogate, or above U+10FFFF) where one is needed.
+    fn not_scalar(&self, index: usize, cp: u32) -> Self::Error;
+
+    /// The outputs of a block of text keys laid out as Arrow lays them out
+    /// (key `i` is `data[offsets[i]..offsets[i + 1]]`), all at once;
+    /// `false` to have them mapped key by key. Only called with
+    /// [`Self::TEXT_BLOCKS`]; the output of a null is overwritten.
+    fn text_block(&self, _data: &[u8], _offsets: &[usize], _out: &mut [Self::Out]) -> bool {
+        false
+    }
+}
+
 /// Fixed-width items of at most this many bytes are decoded on the stack.
 const STACK_TEXT: usize = 1024;
 
 /// Fixed-width bytes items (numpy `S`): NUL-padded. numpy drops trailing
 /// NULs when it hands an item out (`arr[i]`, `tolist()`), so they are
-/// dropped here too. `key` makes the output of item `index`.
+/// dropped here too.
 ///
 /// # Errors
-/// The first error of `key`.
-pub fn fixed_width_bytes<T, E>(
+/// The first error of `map`.
+pub fn fixed_width_bytes<M: KeyMap>(
     data: &[u8],
     item_size: usize,
-    out: &mut [T],
-    mut key: impl FnMut(usize, KeyRef<'_>) -> Result<T, E>,
-) -> Result<(), E> {
+    out: &mut [M::Out],
+    map: &M,
+) -> Result<(), M::Error> {
     for (index, (item, slot)) in data.chunks_exact(item_size).zip(out).enumerate() {
         let end = item
             .iter()
             .rposition(|&b| b != 0)
             .map_or(0, |last| last + 1);
-        *slot = key(index, KeyRef::Bytes(&item[..end]))?;
+        *slot = map.key(index, KeyRef::Bytes(&item[..end]))?;
     }
     Ok(())
 }
@@ -69,19 +99,18 @@ fn code_points(
 /// like `String.hashCode()`): every code point up to U+10FFFF (lone
 /// surrogates too) has them, so there is no UTF-8 detour. Each is decoded
 /// into one reused buffer (on the stack unless an item can exceed
-/// [`STACK_TEXT`] bytes), so nothing is allocated per key. `not_scalar`
-/// makes the error for a code point above U+10FFFF in item `index`.
+/// [`STACK_TEXT`] bytes), so nothing is allocated per key.
 ///
 /// # Errors
-/// The first error of `key`, or of `not_scalar`.
-pub fn fixed_width_utf16<T, E>(
+/// The first error of `map`, or [`KeyMap::not_scalar`] for a code point
+/// above U+10FFFF.
+pub fn fixed_width_utf16<M: KeyMap>(
     data: &[u8],
     item_size: usize,
     swapped: bool,
-    out: &mut [T],
-    mut key: impl FnMut(usize, KeyRef<'_>) -> Result<T, E>,
-    not_scalar: impl Fn(usize, u32) -> E,
-) -> Result<(), E> {
+    out: &mut [M::Out],
+    map: &M,
+) -> Result<(), M::Error> {
     // Each code point takes 4 bytes in the array and 1 or 2 units.
     let mut stack = [0u16; STACK_TEXT / 2];
     let mut heap = Vec::new();
@@ -94,11 +123,11 @@ pub fn fixed_width_utf16<T, E>(
                 buffer[used] = unit;
                 used += 1;
             } else {
-                let c = char::from_u32(cp).ok_or_else(|| not_scalar(index, cp))?;
+                let c = char::from_u32(cp).ok_or_else(|| map.not_scalar(index, cp))?;
                 used += c.encode_utf16(&mut buffer[used..]).len();
             }
         }
-        *slot = key(index, KeyRef::Utf16(&buffer[..used]))?;
+        *slot = map.key(index, KeyRef::Utf16(&buffer[..used]))?;
     }
     Ok(())
 }
@@ -106,20 +135,19 @@ pub fn fixed_width_utf16<T, E>(
 /// Fixed-width UCS-4 items as UTF-8 text, decoded like
 /// [`fixed_width_utf16`]. An item with a code point that is not a Unicode
 /// scalar value (a surrogate, or above U+10FFFF) goes as UTF-16 units when
-/// `surrogates` allows lone surrogates; otherwise, and for a code point
-/// above U+10FFFF, `not_scalar` makes the error.
+/// `surrogates` allows lone surrogates.
 ///
 /// # Errors
-/// The first error of `key`, or of `not_scalar`.
-pub fn fixed_width_utf8<T, E>(
+/// The first error of `map`, or [`KeyMap::not_scalar`] for a code point
+/// above U+10FFFF, or for a surrogate without `surrogates`.
+pub fn fixed_width_utf8<M: KeyMap>(
     data: &[u8],
     item_size: usize,
     swapped: bool,
     surrogates: bool,
-    out: &mut [T],
-    mut key: impl FnMut(usize, KeyRef<'_>) -> Result<T, E>,
-    not_scalar: impl Fn(usize, u32) -> E,
-) -> Result<(), E> {
+    out: &mut [M::Out],
+    map: &M,
+) -> Result<(), M::Error> {
     // Each code point takes at most 4 bytes.
     let mut stack = [0u8; STACK_TEXT];
     let mut heap = Vec::new();
@@ -138,7 +166,7 @@ pub fn fixed_width_utf8<T, E>(
                 scalar_values = false;
                 break;
             } else {
-                return Err(not_scalar(index, cp));
+                return Err(map.not_scalar(index, cp));
             }
         }
         *slot = if scalar_values {
@@ -146,10 +174,10 @@ pub fn fixed_width_utf8<T, E>(
             // for this item: ASCII bytes and `encode_utf8` output, one whole
             // character after another, so it is valid UTF-8.
             let text = unsafe { std::str::from_utf8_unchecked(&buffer[..used]) };
-            key(index, KeyRef::Text(text))?
+            map.key(index, KeyRef::Text(text))?
         } else {
-            let units = utf16_of(code_points).map_err(|cp| not_scalar(index, cp))?;
-            key(index, KeyRef::Utf16(&units))?
+            let units = utf16_of(code_points).map_err(|cp| map.not_scalar(index, cp))?;
+            map.key(index, KeyRef::Utf16(&units))?
         };
     }
     Ok(())
@@ -243,15 +271,39 @@ mod tests {
         data
     }
 
+    /// Describes each key; a code point that cannot be read is its error
+    /// (or, with `index_errors`, its item's index).
+    struct Describe {
+        index_errors: bool,
+    }
+
+    impl KeyMap for Describe {
+        type Out = String;
+        type Error = u32;
+
+        fn key(&self, _index: usize, key: KeyRef<'_>) -> Result<String, u32> {
+            Ok(match key {
+                KeyRef::Text(text) => format!("text {text}"),
+                KeyRef::Utf16(units) => format!("units {units:x?}"),
+                KeyRef::Bytes(bytes) => format!("bytes {bytes:x?}"),
+                KeyRef::None => "none".to_owned(),
+            })
+        }
+
+        fn not_scalar(&self, index: usize, cp: u32) -> u32 {
+            if self.index_errors { index as u32 } else { cp }
+        }
+    }
+
+    const DESCRIBE: Describe = Describe {
+        index_errors: false,
+    };
+
     #[test]
     fn bytes_items_drop_trailing_nuls_only() {
-        let mut out = vec![Vec::new(); 2];
-        fixed_width_bytes(b"a\0b\0\0\0", 3, &mut out, |_, key| match key {
-            KeyRef::Bytes(bytes) => Ok::<_, ()>(bytes.to_vec()),
-            _ => Err(()),
-        })
-        .unwrap();
-        assert_eq!(out, [b"a\0b".to_vec(), Vec::new()]);
+        let mut out = vec![String::new(); 2];
+        fixed_width_bytes(b"a\0b\0\0\0", 3, &mut out, &DESCRIBE).unwrap();
+        assert_eq!(out, ["bytes [61, 0, 62]", "bytes []"]);
     }
 
     #[test]
@@ -259,21 +311,15 @@ mod tests {
         // "é", a lone surrogate, and U+1F600 (two UTF-16 units).
         let data = ucs4(&[&[0xe9], &[0xd800, 0x61], &[0x1f600]], 2);
         let mut out = vec![String::new(); 3];
-        let describe = |_, key: KeyRef<'_>| {
-            Ok::<_, u32>(match key {
-                KeyRef::Text(text) => format!("text {text}"),
-                KeyRef::Utf16(units) => format!("units {units:x?}"),
-                other => format!("{other:?}"),
-            })
-        };
-        fixed_width_utf8(&data, 8, false, true, &mut out, describe, |_, cp| cp).unwrap();
+        fixed_width_utf8(&data, 8, false, true, &mut out, &DESCRIBE).unwrap();
         assert_eq!(out, ["text é", "units [d800, 61]", "text \u{1f600}"]);
-        fixed_width_utf16(&data, 8, false, &mut out, describe, |_, cp| cp).unwrap();
+        fixed_width_utf16(&data, 8, false, &mut out, &DESCRIBE).unwrap();
         assert_eq!(out[2], "units [d83d, de00]");
-        let refused = fixed_width_utf8(&data, 8, false, false, &mut out, describe, |i, _| i as u32);
+        let by_index = Describe { index_errors: true };
+        let refused = fixed_width_utf8(&data, 8, false, false, &mut out, &by_index);
         assert_eq!(refused, Err(1));
         let beyond = ucs4(&[&[0x11_0000]], 1);
-        let refused = fixed_width_utf16(&beyond, 4, false, &mut out, describe, |_, cp| cp);
+        let refused = fixed_width_utf16(&beyond, 4, false, &mut out, &DESCRIBE);
         assert_eq!(refused, Err(0x11_0000));
     }
 
