@@ -46,10 +46,7 @@ pub unsafe extern "C" fn pulsar_routing_encode_base64(
         let buf = try_out_buf!(buf, buf_len);
         let written = try_out!(written);
         let needed = base64_len(bytes.len());
-        if needed > buf.capacity() {
-            written.write(needed);
-            return pulsar_routing_status::BufferTooSmall;
-        }
+        try_fits!(buf, written, needed);
         match encode_base64(bytes, buf.prefix(needed)) {
             Some(n) => written.write(n),
             // The buffer was sized by base64_len, which is what the core

@@ -1,9 +1,63 @@
 //! CRC-32/IEEE: the hash the broker uses to place a topic in a namespace
-//! bundle, one-shot and streaming.
+//! bundle, one-shot and streaming; and the bodies every one-shot hash and
+//! streaming hasher shares, whose entry points only name what they hash.
 
 use pulsar_routing_core::{Crc32, crc32};
 
 use crate::error::pulsar_routing_status;
+use crate::ffi::InlineCastable;
+
+/// The body of a one-shot hash: `hash` of the `len` elements at `data`,
+/// written to `out`. Returns `OK` or `NULL_PARAMETER`.
+///
+/// # Safety
+/// The calling entry point's contract: a non-NULL `data` points to `len`
+/// readable elements and a non-NULL `out` is valid for writing.
+#[inline]
+pub(crate) unsafe fn hash_into<T, R>(
+    data: *const T,
+    len: usize,
+    out: *mut R,
+    hash: impl FnOnce(&[T]) -> R,
+) -> pulsar_routing_status {
+    let data = try_slice!(data, len);
+    try_out!(out).write(hash(data));
+    pulsar_routing_status::Ok
+}
+
+/// The body of a streaming hasher's `_init`: `hasher` set to `state`.
+/// Returns `OK` or `NULL_PARAMETER`.
+///
+/// # Safety
+/// `hasher` is NULL or valid for writing a `C`.
+pub(crate) unsafe fn init_into<C: InlineCastable>(
+    hasher: *mut C,
+    state: C::RustType,
+) -> pulsar_routing_status {
+    // SAFETY: this function's contract.
+    if unsafe { crate::ffi::inline_init(hasher, state) } {
+        pulsar_routing_status::Ok
+    } else {
+        pulsar_routing_status::NullParameter
+    }
+}
+
+/// The body of a streaming hasher's `_finalize`: what `finalize` reads
+/// from the state, written to `out`. Returns `OK` or `NULL_PARAMETER`.
+///
+/// # Safety
+/// The calling entry point's contract: a non-NULL `hasher` was initialised
+/// and is not modified meanwhile, a non-NULL `out` is valid for writing.
+#[inline]
+pub(crate) unsafe fn finalize_into<C: InlineCastable, R>(
+    hasher: *const C,
+    out: *mut R,
+    finalize: impl FnOnce(&C::RustType) -> R,
+) -> pulsar_routing_status {
+    let out = try_out!(out);
+    out.write(finalize(try_inline_ref!(hasher)));
+    pulsar_routing_status::Ok
+}
 
 /// CRC-32/IEEE (zlib's `crc32`, Guava's `Hashing.crc32()`) of `data`: the
 /// broker's bundle hash of a topic name's UTF-8 bytes.
@@ -23,9 +77,8 @@ pub unsafe extern "C" fn pulsar_routing_crc32(
     crc_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let data = try_slice!(data, len);
-        try_out!(crc_out).write(crc32(data));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `data` and `crc_out`.
+        unsafe { crate::crc32::hash_into(data, len, crc_out, crc32) }
     }
 }
 
@@ -61,11 +114,7 @@ impl pulsar_routing_crc32_hasher {
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
             // SAFETY: the caller's contract on `hasher`.
-            if unsafe { crate::ffi::inline_init(hasher, Crc32::new()) } {
-                pulsar_routing_status::Ok
-            } else {
-                pulsar_routing_status::NullParameter
-            }
+            unsafe { crate::crc32::init_into(hasher, Crc32::new()) }
         }
     }
 
@@ -107,9 +156,8 @@ impl pulsar_routing_crc32_hasher {
         crc_out: *mut u32,
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
-            let out = try_out!(crc_out);
-            out.write(try_inline_ref!(hasher).finalize());
-            pulsar_routing_status::Ok
+            // SAFETY: the caller's contract on `hasher` and `crc_out`.
+            unsafe { crate::crc32::finalize_into(hasher, crc_out, Crc32::finalize) }
         }
     }
 }

@@ -28,10 +28,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hash(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let key = try_slice!(key, len);
-        let out = try_out!(hash_out);
-        out.write(java_string_hash(try_utf8!(key)));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `key` and `hash_out`.
+        unsafe { text_hash_into(key, len, hash_out, java_string_hash) }
     }
 }
 
@@ -50,11 +48,28 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hashcode(
     hashcode_out: *mut i32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let key = try_slice!(key, len);
-        let out = try_out!(hashcode_out);
-        out.write(java_string_hashcode(try_utf8!(key)));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `key` and `hashcode_out`.
+        unsafe { text_hash_into(key, len, hashcode_out, java_string_hashcode) }
     }
+}
+
+/// The body of a hash of a key string: `hash` of the UTF-8 text of the
+/// `len` bytes at `key`, written to `out`. Returns `OK`, `NULL_PARAMETER`
+/// or `INVALID_UTF8`.
+///
+/// # Safety
+/// A non-NULL `key` points to `len` readable bytes and a non-NULL `out` is
+/// valid for writing.
+unsafe fn text_hash_into<R>(
+    key: *const u8,
+    len: usize,
+    out: *mut R,
+    hash: impl FnOnce(&str) -> R,
+) -> pulsar_routing_status {
+    let key = try_slice!(key, len);
+    let out = try_out!(out);
+    out.write(hash(try_utf8!(key)));
+    pulsar_routing_status::Ok
 }
 
 /// `String.hashCode() & 0x7fffffff` over raw UTF-16 code units, for callers
@@ -77,9 +92,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hash_utf16(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let units = try_slice!(units, len);
-        try_out!(hash_out).write(java_string_hash_utf16(units));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `units` and `hash_out`.
+        unsafe { crate::crc32::hash_into(units, len, hash_out, java_string_hash_utf16) }
     }
 }
 
@@ -98,9 +112,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hashcode_utf16(
     hashcode_out: *mut i32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let units = try_slice!(units, len);
-        try_out!(hashcode_out).write(java_string_hashcode_utf16(units));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `units` and `hashcode_out`.
+        unsafe { crate::crc32::hash_into(units, len, hashcode_out, java_string_hashcode_utf16) }
     }
 }
 
@@ -125,9 +138,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hash_bytes(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let bytes = try_slice!(bytes, len);
-        try_out!(hash_out).write(java_string_hash_bytes(bytes));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `bytes` and `hash_out`.
+        unsafe { crate::crc32::hash_into(bytes, len, hash_out, java_string_hash_bytes) }
     }
 }
 
@@ -146,9 +158,8 @@ pub unsafe extern "C" fn pulsar_routing_java_string_hashcode_bytes(
     hashcode_out: *mut i32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let bytes = try_slice!(bytes, len);
-        try_out!(hashcode_out).write(java_string_hashcode_bytes(bytes));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `bytes` and `hashcode_out`.
+        unsafe { crate::crc32::hash_into(bytes, len, hashcode_out, java_string_hashcode_bytes) }
     }
 }
 
@@ -187,11 +198,8 @@ pub unsafe extern "C" fn pulsar_routing_java_lossy_utf8(
         let written = try_out!(written);
         // Two passes over the decoder, so that a short buffer is reported
         // before anything is written to it.
-        let needed: usize = java_lossy_utf8(bytes).map(char::len_utf8).sum();
-        if needed > buf.capacity() {
-            written.write(needed);
-            return pulsar_routing_status::BufferTooSmall;
-        }
+        let needed = java_lossy_utf8(bytes).map(char::len_utf8).sum();
+        try_fits!(buf, written, needed);
         let out = buf.prefix(needed);
         let mut at = 0;
         for c in java_lossy_utf8(bytes) {

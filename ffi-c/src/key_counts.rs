@@ -355,12 +355,7 @@ pub unsafe extern "C" fn pulsar_routing_key_counts_write_sorted(
         let weights = try_out_buf!(weights, weights_len);
         // Checked here, before `prefix` initialises the buffers, so that a
         // refused call writes nothing at all.
-        if data_len != counts.total_key_bytes()
-            || Some(offsets_len) != counts.len().checked_add(1)
-            || weights_len != counts.len()
-        {
-            return crate::last_error::fail(KeyCountsError::OutputLength);
-        }
+        try_ok!(counts.check_output_lengths(data_len, offsets_len, weights_len));
         let data = match data {
             Some(data) => data.prefix(data_len),
             None => &mut [],

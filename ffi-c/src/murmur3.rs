@@ -23,9 +23,8 @@ pub unsafe extern "C" fn pulsar_routing_murmur3_32(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let data = try_slice!(data, len);
-        try_out!(hash_out).write(murmur3_32(data));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `data` and `hash_out`.
+        unsafe { crate::crc32::hash_into(data, len, hash_out, murmur3_32) }
     }
 }
 
@@ -47,9 +46,8 @@ pub unsafe extern "C" fn pulsar_routing_murmur3_32_raw(
     hash_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let data = try_slice!(data, len);
-        try_out!(hash_out).write(murmur3_32_raw(data));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `data` and `hash_out`.
+        unsafe { crate::crc32::hash_into(data, len, hash_out, murmur3_32_raw) }
     }
 }
 
@@ -85,11 +83,7 @@ impl pulsar_routing_murmur3_hasher {
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
             // SAFETY: the caller's contract on `hasher`.
-            if unsafe { crate::ffi::inline_init(hasher, Murmur3Hasher::new()) } {
-                pulsar_routing_status::Ok
-            } else {
-                pulsar_routing_status::NullParameter
-            }
+            unsafe { crate::crc32::init_into(hasher, Murmur3Hasher::new()) }
         }
     }
 
@@ -132,9 +126,8 @@ impl pulsar_routing_murmur3_hasher {
         hash_out: *mut u32,
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
-            let out = try_out!(hash_out);
-            out.write(try_inline_ref!(hasher).finalize());
-            pulsar_routing_status::Ok
+            // SAFETY: the caller's contract on `hasher` and `hash_out`.
+            unsafe { crate::crc32::finalize_into(hasher, hash_out, Murmur3Hasher::finalize) }
         }
     }
 
@@ -151,9 +144,8 @@ impl pulsar_routing_murmur3_hasher {
         hash_out: *mut u32,
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
-            let out = try_out!(hash_out);
-            out.write(try_inline_ref!(hasher).finalize_raw());
-            pulsar_routing_status::Ok
+            // SAFETY: the caller's contract on `hasher` and `hash_out`.
+            unsafe { crate::crc32::finalize_into(hasher, hash_out, Murmur3Hasher::finalize_raw) }
         }
     }
 }

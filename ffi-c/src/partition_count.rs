@@ -40,10 +40,8 @@ pub unsafe extern "C" fn pulsar_routing_partition_count_reduce(
     partition_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let out = try_out!(partition_out);
-        let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(n.reduce(x));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `partition_out`.
+        unsafe { count_into(num_partitions, partition_out, |n| n.reduce(x)) }
     }
 }
 
@@ -66,9 +64,24 @@ pub unsafe extern "C" fn pulsar_routing_partition_count_sign_safe_mod(
     partition_out: *mut u32,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let out = try_out!(partition_out);
-        let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(n.sign_safe_mod(x));
-        pulsar_routing_status::Ok
+        // SAFETY: the caller's contract on `partition_out`.
+        unsafe { count_into(num_partitions, partition_out, |n| n.sign_safe_mod(x)) }
     }
+}
+
+/// The body of a function of a checked partition count: `f` of the
+/// count, written to `out`. Returns `OK`, `NULL_PARAMETER` or the count's
+/// error.
+///
+/// # Safety
+/// A non-NULL `out` is valid for writing a `uint32_t`.
+unsafe fn count_into(
+    num_partitions: i64,
+    out: *mut u32,
+    f: impl FnOnce(PartitionCount) -> u32,
+) -> pulsar_routing_status {
+    let out = try_out!(out);
+    let n = try_ok!(PartitionCount::from_i64(num_partitions));
+    out.write(f(n));
+    pulsar_routing_status::Ok
 }

@@ -724,19 +724,27 @@ static void impact(object *s, outcome *o) {
     o->value = result;
 }
 
+/* A scenario's `[[start, end], ...]` as hash ranges, in the arena; `*n`
+ * receives their number (0 for a missing list). */
+static struct pulsar_routing_hash_range *hash_ranges(const cJSON *ranges, size_t *n) {
+    *n = ranges ? (size_t)cJSON_GetArraySize(ranges) : 0;
+    struct pulsar_routing_hash_range *rs = arena((*n + 1) * sizeof *rs);
+    for (size_t i = 0; i < *n; i++) {
+        const cJSON *r = cJSON_GetArrayItem(ranges, (int)i);
+        rs[i].start = (int32_t)cJSON_GetArrayItem(r, 0)->valuedouble;
+        rs[i].end = (int32_t)cJSON_GetArrayItem(r, 1)->valuedouble;
+    }
+    return rs;
+}
+
 static void selector_call(object *s, const char *method, const cJSON *args, outcome *o) {
     uint64_t consumer = (uint64_t)int_arg(args, "consumer_id", 0);
     if (!strcmp(method, "add")) {
         pulsar_routing_status st;
         const cJSON *ranges = arg(args, "ranges");
         if (!strcmp(s->type, "ExclusiveSelector")) {
-            size_t n = ranges ? (size_t)cJSON_GetArraySize(ranges) : 0;
-            struct pulsar_routing_hash_range *rs = arena((n + 1) * sizeof *rs);
-            for (size_t i = 0; i < n; i++) {
-                const cJSON *r = cJSON_GetArrayItem(ranges, (int)i);
-                rs[i].start = (int32_t)cJSON_GetArrayItem(r, 0)->valuedouble;
-                rs[i].end = (int32_t)cJSON_GetArrayItem(r, 1)->valuedouble;
-            }
+            size_t n = 0;
+            struct pulsar_routing_hash_range *rs = hash_ranges(ranges, &n);
             st = pulsar_routing_selector_add_ranges(s->handle, consumer, rs, n);
         } else {
             bytes name = to_bytes(arg(args, "name"));
@@ -1175,13 +1183,8 @@ static void call_function(const char *f, const cJSON *args, outcome *o) {
         o->value = v;
     } else if (!strcmp(f, "validate_sticky_ranges")) {
         const cJSON *ranges = arg(args, "ranges");
-        size_t n = ranges ? (size_t)cJSON_GetArraySize(ranges) : 0;
-        struct pulsar_routing_hash_range *rs = arena((n + 1) * sizeof *rs);
-        for (size_t i = 0; i < n; i++) {
-            const cJSON *r = cJSON_GetArrayItem(ranges, (int)i);
-            rs[i].start = (int32_t)cJSON_GetArrayItem(r, 0)->valuedouble;
-            rs[i].end = (int32_t)cJSON_GetArrayItem(r, 1)->valuedouble;
-        }
+        size_t n = 0;
+        struct pulsar_routing_hash_range *rs = hash_ranges(ranges, &n);
         pulsar_routing_status st = pulsar_routing_validate_sticky_ranges(rs, n);
         if (st != PULSAR_ROUTING_STATUS_OK) {
             uint8_t buf[1024];

@@ -11,6 +11,9 @@
 use pulsar_routing::batch::{BatchError, KeyOffsets};
 use pulsar_routing::{HashingScheme, PartitionCount};
 
+pub mod arrow;
+pub mod keys;
+
 /// The partition of every key, written to `out` (one entry per key):
 /// exactly [`pulsar_routing::batch::partitions_for_keys`], faster where the
 /// processor has AVX2.

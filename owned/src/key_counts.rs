@@ -374,12 +374,7 @@ impl KeyCounts {
         offsets: &mut [u64],
         weights: &mut [f64],
     ) -> Result<(), KeyCountsError> {
-        if data.len() != self.bytes.len()
-            || offsets.len() != self.len() + 1
-            || weights.len() != self.len()
-        {
-            return Err(KeyCountsError::OutputLength);
-        }
+        self.check_output_lengths(data.len(), offsets.len(), weights.len())?;
         let mut at = 0;
         if let Some(first) = offsets.first_mut() {
             *first = 0;
@@ -402,6 +397,41 @@ impl KeyCounts {
             at = end;
         }
         Ok(())
+    }
+
+    /// Checks the lengths of [`Self::write_sorted`]'s buffers, for a
+    /// binding that must refuse them before it touches their memory.
+    ///
+    /// # Errors
+    /// [`KeyCountsError::OutputLength`] unless `data_len` is
+    /// [`Self::total_key_bytes`], `offsets_len` is `len() + 1` and
+    /// `weights_len` is `len()`.
+    pub fn check_output_lengths(
+        &self,
+        data_len: usize,
+        offsets_len: usize,
+        weights_len: usize,
+    ) -> Result<(), KeyCountsError> {
+        if data_len != self.bytes.len()
+            || Some(offsets_len) != self.len().checked_add(1)
+            || weights_len != self.len()
+        {
+            return Err(KeyCountsError::OutputLength);
+        }
+        Ok(())
+    }
+
+    /// [`Self::write_sorted`] into new buffers of the right lengths: the
+    /// keys' bytes, their `len() + 1` offsets and their weights.
+    #[must_use]
+    pub fn sorted_columns(&self) -> (Vec<u8>, Vec<u64>, Vec<f64>) {
+        let mut data = vec![0u8; self.total_key_bytes()];
+        let mut offsets = vec![0u64; self.len() + 1];
+        let mut weights = vec![0.0; self.len()];
+        // The buffers have exactly the lengths it checks.
+        let written = self.write_sorted(&mut data, &mut offsets, &mut weights);
+        debug_assert!(written.is_ok());
+        (data, offsets, weights)
     }
 
     /// The key of `slot`: from the slot itself when it is short.
@@ -483,6 +513,21 @@ pub fn check_weights(weights: &[f64]) -> Result<(), KeyCountsError> {
         .iter()
         .enumerate()
         .try_for_each(|(index, &weight)| check_weight(weight, index))
+}
+
+/// Checks that a batch has one weight per key, when it has weights:
+/// `weights` of another length than `keys` are refused.
+///
+/// # Errors
+/// [`KeyCountsError::WeightsLength`] with both lengths.
+pub fn check_weights_len(keys: usize, weights: Option<&[f64]>) -> Result<(), KeyCountsError> {
+    match weights {
+        Some(weights) if weights.len() != keys => Err(KeyCountsError::WeightsLength {
+            keys,
+            weights: weights.len(),
+        }),
+        _ => Ok(()),
+    }
 }
 
 fn check_weight(weight: f64, index: usize) -> Result<(), KeyCountsError> {

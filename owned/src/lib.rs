@@ -16,7 +16,9 @@
 //! Modules are named after the core module they extend.
 //!
 //! Two modules use `unsafe`: [`batch`] calls an AVX2 build of the core's
-//! batch routing after checking that the processor has AVX2, and
+//! batch routing after checking that the processor has AVX2 (and its
+//! [`batch::keys`] views bytes it has just checked or written as UTF-8
+//! text without checking them again), and
 //! [`key_counts`] asks the processor to prefetch the table slots of the
 //! next keys (a hint that cannot fault). Anything else that needed
 //! `unsafe` would have to say why here.
@@ -32,5 +34,7 @@ pub mod key_counts;
 pub mod key_shared;
 pub mod lookup;
 pub mod profiles;
+pub mod router;
+pub mod routing_key;
 pub mod sender;
 pub mod topic_name;

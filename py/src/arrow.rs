@@ -2,20 +2,17 @@
 //! buffers of string, large_string, binary and large_binary arrays, mapped
 //! by a [`KeyBatch`] with the GIL released for long chunks.
 
+use pulsar_routing_owned::batch::arrow::{ArrowColumns, ArrowError, ArrowLayout};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyModule, PyString};
 
-use crate::batch::{KeyBatch, KeyRef};
+use crate::batch::{KeyBatch, KeyRef, Owned};
 use crate::buffers::{ExportedBytes, detach_above};
 
 /// Chunks of at least this many values are read with the GIL released.
 pub(crate) const DETACH_MIN_VALUES: usize = 1024;
-
-/// [`map_arrow_values`] checks and then maps this many values at a time,
-/// so that the bytes it checks are still in the cache when it hashes them.
-const MAP_BLOCK: usize = 1024;
 
 /// Which Arrow types a batch takes, and how a type error names them.
 #[derive(Clone, Copy)]
@@ -24,13 +21,6 @@ struct ArrowTypes {
     what: &'static str,
     /// Whether `binary` and `large_binary` are accepted besides text.
     binary: bool,
-}
-
-/// The Arrow layouts read in place: 32- or 64-bit offsets, text or bytes.
-#[derive(Clone, Copy)]
-struct ArrowLayout {
-    offset_width: usize,
-    text: bool,
 }
 
 /// `map` applied to every value of `values`, in order, if it is a pyarrow
@@ -68,6 +58,7 @@ pub(crate) fn map_arrow_values<M: KeyBatch>(
     let mut out = vec![M::Out::default(); total];
     let mut rest = out.as_mut_slice();
     let mut base = 0;
+    let map = Owned(map);
     for export in &exports {
         let columns = export.columns()?;
         // `out` has the sum of the exports' lengths, so this always splits.
@@ -77,7 +68,9 @@ pub(crate) fn map_arrow_values<M: KeyBatch>(
         rest = tail;
         // pyarrow buffers are immutable and the exports keep them alive.
         detach_above(py, columns.len, DETACH_MIN_VALUES, || {
-            columns.map_into(types.what, base, map, slots)
+            columns
+                .map_into(base, &map, slots)
+                .map_err(|err| arrow_error(types.what, err))
         })?;
         base += columns.len;
     }
@@ -141,24 +134,9 @@ impl ArrowValues {
             if columns.len == 0 {
                 continue;
             }
-            let width = columns.layout.offset_width;
-            let window = columns
-                .offsets
-                .get(columns.offset * width..(columns.offset + columns.len + 1) * width)
-                .unwrap_or_default();
-            let offsets = window
-                .chunks_exact(width)
-                .map(|raw| {
-                    let offset = if width == 4 {
-                        read_offset::<4>(raw)
-                    } else {
-                        read_offset::<8>(raw)
-                    };
-                    offset.ok_or_else(|| {
-                        PyValueError::new_err("malformed Arrow array: a negative offset")
-                    })
-                })
-                .collect::<PyResult<Vec<_>>>()?;
+            let offsets = columns
+                .offsets_without_nulls()
+                .ok_or_else(|| PyValueError::new_err("malformed Arrow array: a negative offset"))?;
             chunks.push((columns.data, offsets));
         }
         Ok(Some(chunks))
@@ -173,7 +151,9 @@ impl ArrowValues {
         let mut base = 0;
         for export in &self.exports {
             let columns = export.columns()?;
-            columns.visit(self.what, base, &mut visit)?;
+            columns
+                .visit(base, &mut visit)
+                .map_err(|err| arrow_error(self.what, err))?;
             base += columns.len;
         }
         Ok(())
@@ -311,330 +291,25 @@ impl ArrowExports {
             layout: self.layout,
         };
         if columns.len > 0 {
-            columns.check()?;
+            columns.check().map_err(|err| arrow_error("", err))?;
         }
         Ok(columns)
     }
 }
 
-/// The buffers of one Arrow array, as bytes.
-struct ArrowColumns<'a> {
-    validity: Option<&'a [u8]>,
-    offsets: &'a [u8],
-    data: &'a [u8],
-    /// The array's slice offset, in items, into every buffer.
-    offset: usize,
-    len: usize,
-    layout: ArrowLayout,
-}
-
-impl ArrowColumns<'_> {
-    /// Checks that the buffers are long enough for `len` items.
-    fn check(&self) -> PyResult<()> {
-        let too_short = || PyValueError::new_err("malformed Arrow array: a buffer is too short");
-        let end = self.offset.checked_add(self.len).ok_or_else(too_short)?;
-        let offsets_needed = end
-            .checked_add(1)
-            .and_then(|n| n.checked_mul(self.layout.offset_width))
-            .ok_or_else(too_short)?;
-        if self.offsets.len() < offsets_needed {
-            return Err(too_short());
+/// The exception for an Arrow array that could not be read; `what` names
+/// its values.
+fn arrow_error(what: &str, err: ArrowError<PyErr>) -> PyErr {
+    match err {
+        ArrowError::TooShort => {
+            PyValueError::new_err("malformed Arrow array: a buffer is too short")
         }
-        if let Some(validity) = self.validity
-            && validity.len() < end.div_ceil(8)
-        {
-            return Err(too_short());
+        ArrowError::OutOfBounds(index) => PyValueError::new_err(format!(
+            "malformed Arrow array: the offsets of item {index} are out of bounds"
+        )),
+        ArrowError::NotUtf8(index) => {
+            PyValueError::new_err(format!("{what}[{index}] is not valid UTF-8"))
         }
-        Ok(())
+        ArrowError::Key(err) => err,
     }
-
-    fn is_valid(&self, item: usize) -> bool {
-        self.validity
-            .is_none_or(|bits| bits[item / 8] & (1 << (item % 8)) != 0)
-    }
-
-    /// Visits every item; `check` has passed.
-    fn visit<F>(&self, what: &str, base: usize, visit: &mut F) -> PyResult<()>
-    where
-        F: FnMut(KeyRef<'_>) -> PyResult<()>,
-    {
-        if self.len == 0 {
-            return Ok(());
-        }
-        if self.layout.offset_width == 4 {
-            self.visit_with::<4, F>(what, base, visit)
-        } else {
-            self.visit_with::<8, F>(what, base, visit)
-        }
-    }
-
-    fn visit_with<const WIDTH: usize, F>(
-        &self,
-        what: &str,
-        base: usize,
-        visit: &mut F,
-    ) -> PyResult<()>
-    where
-        F: FnMut(KeyRef<'_>) -> PyResult<()>,
-    {
-        let window = &self.offsets[self.offset * WIDTH..(self.offset + self.len + 1) * WIDTH];
-        let offsets = window.chunks_exact(WIDTH).map(read_offset::<WIDTH>);
-        // Text is checked to be UTF-8 once for the whole span of values,
-        // which is much faster than one check per value; each value is then
-        // a `str` as long as it starts and ends on character boundaries.
-        // Bytes under null slots are unspecified in Arrow and may fail the
-        // whole-span check; the values are then checked one at a time.
-        let span = if self.layout.text {
-            offsets
-                .clone()
-                .next()
-                .flatten()
-                .zip(offsets.clone().next_back().flatten())
-                .and_then(|(first, last)| Some((first, self.data.get(first..last)?)))
-                .and_then(|(first, bytes)| Some((first, std::str::from_utf8(bytes).ok()?)))
-        } else {
-            None
-        };
-        let bounds = offsets.clone().zip(offsets.skip(1));
-        for (i, (start, end)) in bounds.enumerate() {
-            if !self.is_valid(self.offset + i) {
-                visit(KeyRef::None)?;
-                continue;
-            }
-            let (start, end) = start.zip(end).ok_or_else(|| out_of_bounds(base + i))?;
-            let value = self
-                .data
-                .get(start..end)
-                .ok_or_else(|| out_of_bounds(base + i))?;
-            if !self.layout.text {
-                visit(KeyRef::Bytes(value))?;
-                continue;
-            }
-            let in_span = span.and_then(|(first, text)| {
-                text.get(start.checked_sub(first)?..end.checked_sub(first)?)
-            });
-            let text = match in_span {
-                Some(text) => text,
-                None => std::str::from_utf8(value).map_err(|_| not_utf8(what, base + i))?,
-            };
-            visit(KeyRef::Text(text))?;
-        }
-        Ok(())
-    }
-
-    /// Writes `map` of every item into `out`, which has `len` slots;
-    /// `check` has passed.
-    fn map_into<M: KeyBatch>(
-        &self,
-        what: &str,
-        base: usize,
-        map: &M,
-        out: &mut [M::Out],
-    ) -> PyResult<()> {
-        if self.len == 0 {
-            return Ok(());
-        }
-        match (self.layout.offset_width == 4, self.validity.is_some()) {
-            (true, false) => self.map_with::<4, false, M>(what, base, map, out),
-            (true, true) => self.map_with::<4, true, M>(what, base, map, out),
-            (false, false) => self.map_with::<8, false, M>(what, base, map, out),
-            (false, true) => self.map_with::<8, true, M>(what, base, map, out),
-        }
-    }
-
-    /// [`Self::map_into`] for one offset width, with or without nulls.
-    ///
-    /// The values are taken [`MAP_BLOCK`] at a time. A block's offsets are
-    /// checked, in one pass, to ascend and stay inside the data buffer, and
-    /// its text is checked to be UTF-8 in one go; the loop over its values
-    /// then only slices, and hashes bytes that the check has just brought
-    /// into the cache. Anything that fails those checks (malformed offsets,
-    /// invalid bytes under a null or inside a value) sends the whole array
-    /// through [`Self::visit`], which names the offending item.
-    fn map_with<const WIDTH: usize, const NULLS: bool, M: KeyBatch>(
-        &self,
-        what: &str,
-        base: usize,
-        map: &M,
-        out: &mut [M::Out],
-    ) -> PyResult<()> {
-        let window = &self.offsets[self.offset * WIDTH..(self.offset + self.len + 1) * WIDTH];
-        for (block, slots) in out.chunks_mut(MAP_BLOCK).enumerate() {
-            let first_item = block * MAP_BLOCK;
-            let offsets = &window[first_item * WIDTH..(first_item + slots.len() + 1) * WIDTH];
-            let first_index = base + first_item;
-            let done =
-                self.map_block::<WIDTH, NULLS, M>(offsets, first_item, first_index, map, slots);
-            match done {
-                Ok(true) => {}
-                Ok(false) => return self.map_slowly(what, base, map, out),
-                Err(BlockError::NotUtf8(index)) => return Err(not_utf8(what, index)),
-                Err(BlockError::Key(err)) => return Err(err),
-            }
-        }
-        Ok(())
-    }
-
-    /// One block of [`Self::map_with`]: `offsets` are the `slots.len() + 1`
-    /// offsets of the items from `first_item` (counted from the start of
-    /// the array's slice), the first of which is the input's key number
-    /// `first_index`. `Ok(false)` when the block needs the slow path.
-    fn map_block<const WIDTH: usize, const NULLS: bool, M: KeyBatch>(
-        &self,
-        offsets: &[u8],
-        first_item: usize,
-        first_index: usize,
-        map: &M,
-        slots: &mut [M::Out],
-    ) -> Result<bool, BlockError> {
-        let Some((first, last)) = ascending_offsets::<WIDTH>(offsets, self.data.len()) else {
-            return Ok(false);
-        };
-        let values = &self.data[first..last];
-        // Each value's end, relative to the block's span: after the check
-        // above every offset reads back as a number in `first..=last`.
-        let ends = offsets
-            .chunks_exact(WIDTH)
-            .skip(1)
-            .map(|raw| read_offset::<WIDTH>(raw).map_or(0, |end| end - first));
-        let valid = |i: usize| !NULLS || self.is_valid(self.offset + first_item + i);
-        let mut start = 0;
-        if self.layout.text {
-            let Some(span) = utf8(values) else {
-                return Ok(false);
-            };
-            if M::TEXT_BLOCKS {
-                let mut absolute = [0; MAP_BLOCK + 1];
-                let absolute = &mut absolute[..=slots.len()];
-                for (to, raw) in absolute.iter_mut().zip(offsets.chunks_exact(WIDTH)) {
-                    *to = read_offset::<WIDTH>(raw).unwrap_or(first);
-                }
-                // As below: a value is text when it starts and ends on a
-                // character boundary of the block's text.
-                let on_boundary = |offset: usize| span.is_char_boundary(offset - first);
-                let split = (0..slots.len()).find(|&i| {
-                    valid(i) && !(on_boundary(absolute[i]) && on_boundary(absolute[i + 1]))
-                });
-                if let Some(i) = split {
-                    return Err(BlockError::NotUtf8(first_index + i));
-                }
-                if map.text_block(self.data, absolute, slots) {
-                    for (i, slot) in slots.iter_mut().enumerate() {
-                        if !valid(i) {
-                            *slot = map.key(first_index + i, KeyRef::None)?;
-                        }
-                    }
-                    return Ok(true);
-                }
-            }
-            for (i, (slot, end)) in slots.iter_mut().zip(ends).enumerate() {
-                if valid(i) {
-                    // A slice of valid UTF-8 is a `str` exactly when it
-                    // starts and ends on character boundaries; when it does
-                    // not, the value on its own is not UTF-8.
-                    match span.get(start..end) {
-                        Some(text) => *slot = map.key(first_index + i, KeyRef::Text(text))?,
-                        None => return Err(BlockError::NotUtf8(first_index + i)),
-                    }
-                } else {
-                    *slot = map.key(first_index + i, KeyRef::None)?;
-                }
-                start = end;
-            }
-        } else {
-            for (i, (slot, end)) in slots.iter_mut().zip(ends).enumerate() {
-                if valid(i) {
-                    match values.get(start..end) {
-                        Some(bytes) => *slot = map.key(first_index + i, KeyRef::Bytes(bytes))?,
-                        None => return Ok(false),
-                    }
-                } else {
-                    *slot = map.key(first_index + i, KeyRef::None)?;
-                }
-                start = end;
-            }
-        }
-        Ok(true)
-    }
-
-    /// [`Self::map_into`] one value at a time, for arrays the fast loop
-    /// does not take.
-    fn map_slowly<M: KeyBatch>(
-        &self,
-        what: &str,
-        base: usize,
-        map: &M,
-        out: &mut [M::Out],
-    ) -> PyResult<()> {
-        let mut slots = out.iter_mut().enumerate();
-        self.visit(what, base, &mut |key| {
-            if let Some((i, slot)) = slots.next() {
-                *slot = map.key(base + i, key)?;
-            }
-            Ok(())
-        })
-    }
-}
-
-/// Why [`ArrowColumns::map_block`] stopped.
-enum BlockError {
-    /// The text value with this index is not UTF-8.
-    NotUtf8(usize),
-    /// The batch's error for a key.
-    Key(PyErr),
-}
-
-impl From<PyErr> for BlockError {
-    fn from(err: PyErr) -> Self {
-        Self::Key(err)
-    }
-}
-
-/// One Arrow offset (32- or 64-bit, in the machine's byte order), or `None`
-/// if it is negative.
-fn read_offset<const WIDTH: usize>(raw: &[u8]) -> Option<usize> {
-    if WIDTH == 4 {
-        usize::try_from(i32::from_ne_bytes(raw.try_into().ok()?)).ok()
-    } else {
-        usize::try_from(i64::from_ne_bytes(raw.try_into().ok()?)).ok()
-    }
-}
-
-/// The first and last of `window`'s offsets if every one of them reads back
-/// as a number no smaller than the one before and the last is at most
-/// `data_len`; `None` otherwise.
-fn ascending_offsets<const WIDTH: usize>(window: &[u8], data_len: usize) -> Option<(usize, usize)> {
-    let mut offsets = window.chunks_exact(WIDTH).map(read_offset::<WIDTH>);
-    let first = offsets.next()??;
-    let mut last = first;
-    for offset in offsets {
-        let offset = offset?;
-        if offset < last {
-            return None;
-        }
-        last = offset;
-    }
-    (last <= data_len).then_some((first, last))
-}
-
-/// `bytes` as text, if they are UTF-8.
-fn utf8(bytes: &[u8]) -> Option<&str> {
-    // Keys are mostly ASCII, which is checked several times faster than
-    // UTF-8 in general.
-    if bytes.is_ascii() {
-        // SAFETY: ASCII bytes are valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-    } else {
-        std::str::from_utf8(bytes).ok()
-    }
-}
-
-fn not_utf8(what: &str, index: usize) -> PyErr {
-    PyValueError::new_err(format!("{what}[{index}] is not valid UTF-8"))
-}
-
-fn out_of_bounds(index: usize) -> PyErr {
-    PyValueError::new_err(format!(
-        "malformed Arrow array: the offsets of item {index} are out of bounds"
-    ))
 }

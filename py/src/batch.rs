@@ -12,6 +12,7 @@ use pulsar_routing::{
     HashingScheme, PartitionCount, RoutingKey, partition_for_key, partition_for_key_bytes,
 };
 use pulsar_routing_owned::batch;
+use pulsar_routing_owned::batch::keys;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -31,23 +32,12 @@ const DETACH_MIN_KEYS: usize = 1024;
 /// batch) while the batch keeps its objects alive.
 const OBJECT_BATCH: usize = 4096;
 
-/// numpy `U` items of at most this many bytes are decoded on the stack.
-const STACK_TEXT: usize = 1024;
-
-/// One key of a batch, borrowed from its input.
-#[derive(Clone, Copy)]
-pub(crate) enum KeyRef<'a> {
-    /// `None`, or an Arrow null.
-    None,
-    /// Text that is valid Unicode.
-    Text(&'a str),
-    /// Text as UTF-16 units, which may hold lone surrogates (a `str` with
-    /// one, a numpy `U` item with a surrogate code point, or any `U` item
-    /// when the batch asks for [`KeyBatch::UTF16`]).
-    Utf16(&'a [u16]),
-    /// `bytes`, a numpy `S` item or an Arrow binary value.
-    Bytes(&'a [u8]),
-}
+/// One key of a batch, borrowed from its input: `None` or an Arrow null,
+/// valid text, text as UTF-16 units that may hold lone surrogates (a `str`
+/// with one, a numpy `U` item with a surrogate code point, or any `U` item
+/// when the batch asks for [`KeyBatch::UTF16`]), or `bytes`, a numpy `S`
+/// item or an Arrow binary value.
+pub(crate) use pulsar_routing_owned::batch::keys::KeyRef;
 
 /// What a batch entry point makes of each key, and which inputs it takes;
 /// [`map_keys`] does the rest.
@@ -108,7 +98,33 @@ pub(crate) trait KeyBatch: Sync {
     /// scalar value (a surrogate, or above U+10FFFF), without
     /// [`Self::SURROGATES`].
     fn not_scalar_value(&self, index: usize, cp: u32) -> PyErr {
-        not_a_code_point(Self::WHAT, index, cp)
+        PyValueError::new_err(format!(
+            "{}[{index}] holds {cp:#x}, which is not a Unicode code point",
+            Self::WHAT
+        ))
+    }
+}
+
+/// A batch as the owned readers of numpy and Arrow buffers take it.
+pub(crate) struct Owned<'a, B>(pub(crate) &'a B);
+
+impl<B: KeyBatch> keys::KeyMap for Owned<'_, B> {
+    type Out = B::Out;
+    type Error = PyErr;
+    const TEXT_BLOCKS: bool = B::TEXT_BLOCKS;
+
+    // Compiled into the readers' loops, as the batch's own `key` is.
+    #[inline(always)]
+    fn key(&self, index: usize, key: KeyRef<'_>) -> PyResult<B::Out> {
+        self.0.key(index, key)
+    }
+
+    fn not_scalar(&self, index: usize, cp: u32) -> PyErr {
+        self.0.not_scalar_value(index, cp)
+    }
+
+    fn text_block(&self, data: &[u8], offsets: &[usize], out: &mut [B::Out]) -> bool {
+        self.0.text_block(data, offsets, out)
     }
 }
 
@@ -190,11 +206,13 @@ fn object_keys<B: KeyBatch>(
             return Ok(out);
         }
         let first = out.len();
-        let keys = objects
-            .iter()
-            .enumerate()
-            .map(|(i, obj)| object_key(batch, first + i, obj))
-            .collect::<PyResult<Vec<_>>>()?;
+        // A plain loop: collecting into a `PyResult<Vec<_>>` compiles to a
+        // generic `try_fold` that the optimiser does not always flatten,
+        // which made this loop half as fast again in some builds.
+        let mut keys = Vec::with_capacity(objects.len());
+        for (i, obj) in objects.iter().enumerate() {
+            keys.push(object_key(batch, first + i, obj)?);
+        }
         // The `str` and `bytes` objects are immutable and `objects` holds
         // them, so their contents stay valid with the GIL released.
         let out = &mut out;
@@ -273,174 +291,18 @@ fn numpy_keys<B: KeyBatch>(
     }
     let swapped = dtype.is_native_byteorder() == Some(false);
     let mut out = vec![B::Out::default(); len];
+    let map = Owned(batch);
     detach_above(py, len, DETACH_MIN_KEYS, || {
         if kind == b'S' {
-            fixed_width_bytes(data, item_size, batch, &mut out)
+            keys::fixed_width_bytes(data, item_size, &mut out, &map)
         } else if B::UTF16 && B::SURROGATES {
-            fixed_width_utf16(data, item_size, swapped, batch, &mut out)
+            keys::fixed_width_utf16(data, item_size, swapped, &mut out, &map)
         } else {
-            fixed_width_utf8(data, item_size, swapped, batch, &mut out)
+            let surrogates = B::SURROGATES;
+            keys::fixed_width_utf8(data, item_size, swapped, surrogates, &mut out, &map)
         }
     })?;
     Ok(out)
-}
-
-/// numpy `S` items: NUL-padded bytes. numpy drops trailing NULs when it
-/// hands an item out (`arr[i]`, `tolist()`), so they are dropped here too.
-fn fixed_width_bytes<B: KeyBatch>(
-    data: &[u8],
-    item_size: usize,
-    batch: &B,
-    out: &mut [B::Out],
-) -> PyResult<()> {
-    for (index, (item, slot)) in data.chunks_exact(item_size).zip(out).enumerate() {
-        let end = item
-            .iter()
-            .rposition(|&b| b != 0)
-            .map_or(0, |last| last + 1);
-        *slot = batch.key(index, KeyRef::Bytes(&item[..end]))?;
-    }
-    Ok(())
-}
-
-/// The code points of numpy `U` items (NUL-padded UCS-4), without the
-/// trailing NULs numpy drops when it hands an item out.
-fn code_points(
-    data: &[u8],
-    item_size: usize,
-    swapped: bool,
-) -> impl Iterator<Item = impl Iterator<Item = u32> + Clone> {
-    let code_point = move |unit: &[u8]| {
-        let cp = u32::from_ne_bytes([unit[0], unit[1], unit[2], unit[3]]);
-        if swapped { cp.swap_bytes() } else { cp }
-    };
-    data.chunks_exact(item_size).map(move |item| {
-        // A NUL code point is four zero bytes in either byte order.
-        let len = item
-            .chunks_exact(4)
-            .rposition(|unit| unit != [0; 4])
-            .map_or(0, |last| last + 1);
-        item[..len * 4].chunks_exact(4).map(code_point)
-    })
-}
-
-/// numpy `U` items as UTF-16 units ([`KeyBatch::UTF16`]): every code point
-/// up to U+10FFFF (lone surrogates too) has them, so there is no UTF-8
-/// detour. Each is decoded into one reused buffer (on the stack unless an
-/// item can exceed [`STACK_TEXT`] bytes), so no Python object is made per
-/// key.
-fn fixed_width_utf16<B: KeyBatch>(
-    data: &[u8],
-    item_size: usize,
-    swapped: bool,
-    batch: &B,
-    out: &mut [B::Out],
-) -> PyResult<()> {
-    // Each code point takes 4 bytes in the array and 1 or 2 units.
-    let mut stack = [0u16; STACK_TEXT / 2];
-    let mut heap = Vec::new();
-    let buffer = scratch(&mut stack, &mut heap, item_size / 2);
-    let items = code_points(data, item_size, swapped);
-    for (index, (code_points, slot)) in items.zip(out).enumerate() {
-        let mut used = 0;
-        for cp in code_points {
-            if let Ok(unit) = u16::try_from(cp) {
-                buffer[used] = unit;
-                used += 1;
-            } else {
-                let c = char::from_u32(cp).ok_or_else(|| batch.not_scalar_value(index, cp))?;
-                used += c.encode_utf16(&mut buffer[used..]).len();
-            }
-        }
-        *slot = batch.key(index, KeyRef::Utf16(&buffer[..used]))?;
-    }
-    Ok(())
-}
-
-/// numpy `U` items as UTF-8 text, decoded like [`fixed_width_utf16`]; an
-/// item with a surrogate code point goes as UTF-16 units, or is an error
-/// without [`KeyBatch::SURROGATES`].
-fn fixed_width_utf8<B: KeyBatch>(
-    data: &[u8],
-    item_size: usize,
-    swapped: bool,
-    batch: &B,
-    out: &mut [B::Out],
-) -> PyResult<()> {
-    // Each code point takes at most 4 bytes.
-    let mut stack = [0u8; STACK_TEXT];
-    let mut heap = Vec::new();
-    let buffer = scratch(&mut stack, &mut heap, item_size);
-    let items = code_points(data, item_size, swapped);
-    for (index, (code_points, slot)) in items.zip(out).enumerate() {
-        let mut used = 0;
-        let mut scalar_values = true;
-        for cp in code_points.clone() {
-            if cp < 0x80 {
-                buffer[used] = cp as u8;
-                used += 1;
-            } else if let Some(c) = char::from_u32(cp) {
-                used += c.encode_utf8(&mut buffer[used..]).len();
-            } else if B::SURROGATES {
-                scalar_values = false;
-                break;
-            } else {
-                return Err(batch.not_scalar_value(index, cp));
-            }
-        }
-        *slot = if scalar_values {
-            // SAFETY: `buffer[..used]` holds exactly the bytes written above
-            // for this item: ASCII bytes and `encode_utf8` output, one whole
-            // character after another, so it is valid UTF-8.
-            let text = unsafe { std::str::from_utf8_unchecked(&buffer[..used]) };
-            batch.key(index, KeyRef::Text(text))?
-        } else {
-            let units = utf16_of(code_points, B::WHAT, index)?;
-            batch.key(index, KeyRef::Utf16(&units))?
-        };
-    }
-    Ok(())
-}
-
-/// `len` elements of scratch space: the stack array when it is long enough,
-/// else `heap`, grown once.
-fn scratch<'a, T: Copy + Default, const N: usize>(
-    stack: &'a mut [T; N],
-    heap: &'a mut Vec<T>,
-    len: usize,
-) -> &'a mut [T] {
-    if len <= N {
-        &mut stack[..len]
-    } else {
-        heap.resize(len, T::default());
-        heap
-    }
-}
-
-fn not_a_code_point(what: &str, index: usize, cp: u32) -> PyErr {
-    PyValueError::new_err(format!(
-        "{what}[{index}] holds {cp:#x}, which is not a Unicode code point"
-    ))
-}
-
-/// The UTF-16 units of code points that include a lone surrogate, as Java
-/// would hold them.
-fn utf16_of(
-    code_points: impl Iterator<Item = u32>,
-    what: &str,
-    index: usize,
-) -> PyResult<Vec<u16>> {
-    let mut units = Vec::new();
-    for cp in code_points {
-        if let Ok(unit) = u16::try_from(cp) {
-            units.push(unit);
-        } else if let Some(c) = char::from_u32(cp) {
-            units.extend_from_slice(c.encode_utf16(&mut [0; 2]));
-        } else {
-            return Err(not_a_code_point(what, index, cp));
-        }
-    }
-    Ok(units)
 }
 
 /// The partition written for a message without a key.

@@ -134,25 +134,23 @@ pub(crate) trait Feed: Clone + Send {
     fn feed(&mut self, bytes: &[u8]);
 }
 
-impl Feed for pulsar_routing::Murmur3Hasher {
-    const TEXT: bool = false;
-    fn feed(&mut self, bytes: &[u8]) {
-        self.update(bytes);
-    }
+/// Implements [`Feed`] by the core hasher's own `update`, for hashers that
+/// take text (`true`) or buffers only (`false`).
+macro_rules! feed_by_update {
+    ($($hasher:ty => $text:literal,)*) => {$(
+        impl Feed for $hasher {
+            const TEXT: bool = $text;
+            fn feed(&mut self, bytes: &[u8]) {
+                self.update(bytes);
+            }
+        }
+    )*};
 }
 
-impl Feed for pulsar_routing::Crc32 {
-    const TEXT: bool = false;
-    fn feed(&mut self, bytes: &[u8]) {
-        self.update(bytes);
-    }
-}
-
-impl Feed for pulsar_routing::kafka::Murmur2Hasher {
-    const TEXT: bool = true;
-    fn feed(&mut self, bytes: &[u8]) {
-        self.update(bytes);
-    }
+feed_by_update! {
+    pulsar_routing::Murmur3Hasher => false,
+    pulsar_routing::Crc32 => false,
+    pulsar_routing::kafka::Murmur2Hasher => true,
 }
 
 /// The state of every streaming hasher class.

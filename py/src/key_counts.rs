@@ -5,7 +5,9 @@ use std::sync::Mutex;
 
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pulsar_routing::batch::KeyOffsets;
-use pulsar_routing_owned::key_counts::{KeyCounts, KeyCountsError as OwnedError, check_weights};
+use pulsar_routing_owned::key_counts::{
+    KeyCounts, KeyCountsError as OwnedError, check_weights, check_weights_len,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -86,7 +88,7 @@ impl PyKeyCounts {
                 .map_or(Some(1.0), |w| w.get(index).copied())
         };
         if let Some(values) = ArrowValues::export(py, keys, "keys")? {
-            check_count(py, values.len(), weights.as_deref())?;
+            check_weights_len(values.len(), weights.as_deref()).map_err(owned_error)?;
             // Every value is checked (offsets, UTF-8) before the first is
             // counted, so a refused array adds nothing. The lock is taken
             // with the GIL released, never held while waiting for it.
@@ -117,7 +119,7 @@ impl PyKeyCounts {
             })
         } else {
             let keys = python_keys(keys)?;
-            check_count(py, keys.len(), weights.as_deref())?;
+            check_weights_len(keys.len(), weights.as_deref()).map_err(owned_error)?;
             py.detach(|| {
                 let mut state = lock(&self.0);
                 for (index, key) in keys.iter().enumerate() {
@@ -190,13 +192,7 @@ impl PyKeyCounts {
         let pyarrow = py.import(intern!(py, "pyarrow"))?;
         let (data, offsets, weights, bytes) = {
             let state = lock(&self.0);
-            let counts = &state.counts;
-            let mut data = vec![0u8; counts.total_key_bytes()];
-            let mut offsets = vec![0u64; counts.len() + 1];
-            let mut weights = vec![0.0; counts.len()];
-            counts
-                .write_sorted(&mut data, &mut offsets, &mut weights)
-                .map_err(|e| e.into_py_exception(py))?;
+            let (data, offsets, weights) = state.counts.sorted_columns();
             (data, offsets, weights, state.bytes)
         };
         let len = weights.len();
@@ -267,18 +263,6 @@ fn python_keys(keys: &Bound<'_, PyAny>) -> PyResult<Vec<Option<Key>>> {
             }
         })
         .collect()
-}
-
-/// Refuses weights that are not one per key.
-fn check_count(py: Python<'_>, keys: usize, weights: Option<&[f64]>) -> PyResult<()> {
-    match weights {
-        Some(weights) if weights.len() != keys => Err(OwnedError::WeightsLength {
-            keys,
-            weights: weights.len(),
-        }
-        .into_py_exception(py)),
-        _ => Ok(()),
-    }
 }
 
 /// The exception of an owned error, made without the GIL (the rows of an

@@ -1,8 +1,6 @@
 //! The partition routers and the producer settings that pick one.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
-use pulsar_routing::RoutingKey;
+use pulsar_routing_owned::router::{choose_round_robin, illegal_partition_message};
 use pyo3::exceptions::PyTypeError;
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
@@ -10,14 +8,6 @@ use pyo3::{PyTraverseError, intern};
 
 use crate::errors::{IntoPyException, hashing_scheme, illegal_partition_index, partition_count};
 use crate::routing_key::Key;
-
-/// Unix epoch milliseconds, what Java's `Clock.systemUTC().millis()` reads.
-fn epoch_ms() -> i64 {
-    match SystemTime::now().duration_since(UNIX_EPOCH) {
-        Ok(since) => i64::try_from(since.as_millis()).unwrap_or(i64::MAX),
-        Err(before) => i64::try_from(before.duration().as_millis()).map_or(i64::MIN, |ms| -ms),
-    }
-}
 
 /// A random start index, as Java draws one when the producer is created.
 /// Java draws it in `[0, numPartitions)`; a router here is built before it
@@ -96,14 +86,12 @@ impl PyRoundRobinRouter {
     ) -> PyResult<u32> {
         let n = partition_count(py, num_partitions)?;
         let key = Key::extract(key, &"key")?;
-        let key = key.routing_key();
-        let reads_clock = key == RoutingKey::None && self.inner.partition_switch_ms().is_some();
-        let now = match now_ms {
-            Some(now) => now,
-            None if reads_clock => epoch_ms(),
-            None => 0,
-        };
-        Ok(self.inner.choose_partition(key, n, now))
+        Ok(choose_round_robin(
+            &self.inner,
+            key.routing_key(),
+            n,
+            now_ms,
+        ))
     }
 
     /// The hashing scheme for keyed messages.
@@ -248,7 +236,7 @@ impl PyCustomRouter {
         let Ok(partition) = chosen.extract::<i64>() else {
             return Err(illegal_partition_index(
                 py,
-                illegal_message(&chosen.repr()?.to_string()),
+                illegal_partition_message(&chosen.repr()?.to_string()),
                 &chosen,
             ));
         };
@@ -271,15 +259,6 @@ impl PyCustomRouter {
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         visit.call(&self.choose)
     }
-}
-
-/// Java's message for a chosen value the core cannot hold: the core formats
-/// `IllegalPartitionIndex(p)` as the fixed text followed by `p`, so the text
-/// is taken from there rather than written a second time.
-fn illegal_message(value: &str) -> String {
-    let probe = pulsar_routing::RouteError::IllegalPartitionIndex(0).to_string();
-    let prefix = probe.strip_suffix('0').unwrap_or(&probe);
-    format!("{prefix}{value}")
 }
 
 /// Java's `MessageRoutingMode`.

@@ -90,15 +90,7 @@ pub(crate) fn utf16_units(s: &Bound<'_, PyString>) -> PyResult<Vec<u16>> {
         .collect())
 }
 
-/// Java's `getBytes(UTF_8)` of a `String`'s UTF-16 units: each lone
-/// surrogate is written as `?`, which is what `decode_utf16` reports as an
-/// error, one unit at a time.
-pub(crate) fn java_utf8(units: &[u16]) -> Vec<u8> {
-    char::decode_utf16(units.iter().copied())
-        .map(|c| c.unwrap_or('?'))
-        .collect::<String>()
-        .into_bytes()
-}
+pub(crate) use pulsar_routing_owned::routing_key::java_utf8;
 
 /// A message key as the routers take it.
 pub(crate) enum Key<'a> {

@@ -1,7 +1,8 @@
 //! Producer configuration that decides which router is built, with the Java
 //! builder's validation and messages.
 
-use pulsar_routing_core::{MessageRoutingMode, partition_switch_ms, resolve_routing_mode};
+use pulsar_routing_core::{partition_switch_ms, resolve_routing_mode};
+use pulsar_routing_owned::router::{routing_mode_code, routing_mode_from_code};
 
 use crate::error::pulsar_routing_status;
 
@@ -22,33 +23,6 @@ pub const PULSAR_ROUTING_MESSAGE_ROUTING_MODE_SINGLE_PARTITION:
 /// A user-supplied router: `pulsar_routing_custom_router`.
 pub const PULSAR_ROUTING_MESSAGE_ROUTING_MODE_CUSTOM_PARTITION:
     pulsar_routing_message_routing_mode = 2;
-
-fn mode_from_c(
-    mode: pulsar_routing_message_routing_mode,
-) -> Result<MessageRoutingMode, pulsar_routing_status> {
-    match mode {
-        PULSAR_ROUTING_MESSAGE_ROUTING_MODE_ROUND_ROBIN_PARTITION => {
-            Ok(MessageRoutingMode::RoundRobinPartition)
-        }
-        PULSAR_ROUTING_MESSAGE_ROUTING_MODE_SINGLE_PARTITION => {
-            Ok(MessageRoutingMode::SinglePartition)
-        }
-        PULSAR_ROUTING_MESSAGE_ROUTING_MODE_CUSTOM_PARTITION => {
-            Ok(MessageRoutingMode::CustomPartition)
-        }
-        _ => Err(pulsar_routing_status::UnknownRoutingMode),
-    }
-}
-
-const fn mode_to_c(mode: MessageRoutingMode) -> pulsar_routing_message_routing_mode {
-    match mode {
-        MessageRoutingMode::RoundRobinPartition => {
-            PULSAR_ROUTING_MESSAGE_ROUTING_MODE_ROUND_ROBIN_PARTITION
-        }
-        MessageRoutingMode::SinglePartition => PULSAR_ROUTING_MESSAGE_ROUTING_MODE_SINGLE_PARTITION,
-        MessageRoutingMode::CustomPartition => PULSAR_ROUTING_MESSAGE_ROUTING_MODE_CUSTOM_PARTITION,
-    }
-}
 
 /// Decides the routing mode from what the producer builder was given, as
 /// Java's `ProducerBuilderImpl` does.
@@ -74,8 +48,12 @@ pub unsafe extern "C" fn pulsar_routing_resolve_routing_mode(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(mode_out);
-        let mode = if mode_set { Some(try_ok!(mode_from_c(mode))) } else { None };
-        out.write(mode_to_c(try_ok!(resolve_routing_mode(mode, custom_router_set))));
+        let mode = match (mode_set, routing_mode_from_code(mode)) {
+            (false, _) => None,
+            (true, Some(mode)) => Some(mode),
+            (true, None) => return pulsar_routing_status::UnknownRoutingMode,
+        };
+        out.write(routing_mode_code(try_ok!(resolve_routing_mode(mode, custom_router_set))));
         pulsar_routing_status::Ok
     }
 }

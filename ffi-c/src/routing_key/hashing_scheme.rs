@@ -3,6 +3,7 @@
 use core::ffi::c_char;
 
 use pulsar_routing_core::HashingScheme;
+use pulsar_routing_owned::routing_key::{hashing_scheme_code, hashing_scheme_from_code};
 
 use crate::error::pulsar_routing_status;
 
@@ -26,19 +27,7 @@ pub const PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32: pulsar_routing_hashing_schem
 pub(crate) fn scheme_from_c(
     scheme: pulsar_routing_hashing_scheme,
 ) -> Result<HashingScheme, pulsar_routing_status> {
-    match scheme {
-        PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING => Ok(HashingScheme::JavaStringHash),
-        PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32 => Ok(HashingScheme::Murmur3_32Hash),
-        _ => Err(pulsar_routing_status::UnknownHashingScheme),
-    }
-}
-
-/// The C value of a core scheme.
-pub(crate) const fn scheme_to_c(scheme: HashingScheme) -> pulsar_routing_hashing_scheme {
-    match scheme {
-        HashingScheme::JavaStringHash => PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING,
-        HashingScheme::Murmur3_32Hash => PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32,
-    }
+    hashing_scheme_from_code(scheme).ok_or(pulsar_routing_status::UnknownHashingScheme)
 }
 
 /// Parses a hashing scheme name: `"java_string"` or `"murmur3_32"`, or Java's
@@ -68,7 +57,7 @@ pub unsafe extern "C" fn pulsar_routing_hashing_scheme_from_name(
             return pulsar_routing_status::UnknownHashingScheme;
         };
         let scheme: HashingScheme = try_ok!(name.parse());
-        out.write(scheme_to_c(scheme));
+        out.write(hashing_scheme_code(scheme));
         pulsar_routing_status::Ok
     }
 }

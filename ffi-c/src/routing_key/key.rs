@@ -138,10 +138,7 @@ impl pulsar_routing_key {
             // SAFETY: the caller's contract on `key.data`.
             let key = try_ok!(unsafe { key.to_core() });
             let scheme = try_ok!(scheme_from_c(scheme));
-            match key.hash(scheme) {
-                Some(hash) => out.write(hash),
-                None => return pulsar_routing_status::NoKey,
-            }
+            out.write(try_ok!(key.hash(scheme).ok_or(pulsar_routing_status::NoKey)));
             pulsar_routing_status::Ok
         }
     }
@@ -175,10 +172,7 @@ impl pulsar_routing_key {
             let key = try_ok!(unsafe { key.to_core() });
             let scheme = try_ok!(scheme_from_c(scheme));
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
-            match key.partition(scheme, n) {
-                Some(partition) => out.write(partition),
-                None => return pulsar_routing_status::NoKey,
-            }
+            out.write(try_ok!(key.partition(scheme, n).ok_or(pulsar_routing_status::NoKey)));
             pulsar_routing_status::Ok
         }
     }
