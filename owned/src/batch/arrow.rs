@@ -178,7 +178,7 @@ impl ArrowColumns<'_> {
     /// [`KeyMap::TEXT_BLOCKS`], a block of text values goes to
     /// [`KeyMap::text_block`] at once. [`Self::check`] has passed.
     ///
-    /// The values are taken [`MAP_BLOCK`] at a time. A block's offsets are
+    /// The values are taken 1,024 at a time. A block's offsets are
     /// checked, in one pass, to ascend and stay inside the data buffer, and
     /// its text is checked to be UTF-8 in one go; the loop over its values
     /// then only slices, and hashes bytes that the check has just brought

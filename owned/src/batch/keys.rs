@@ -99,7 +99,7 @@ fn code_points(
 /// like `String.hashCode()`): every code point up to U+10FFFF (lone
 /// surrogates too) has them, so there is no UTF-8 detour. Each is decoded
 /// into one reused buffer (on the stack unless an item can exceed
-/// [`STACK_TEXT`] bytes), so nothing is allocated per key.
+/// 1,024 bytes), so nothing is allocated per key.
 ///
 /// # Errors
 /// The first error of `map`, or [`KeyMap::not_scalar`] for a code point
