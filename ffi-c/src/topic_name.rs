@@ -50,23 +50,9 @@ pub const PULSAR_ROUTING_TOPIC_DOMAIN_TOPIC: pulsar_routing_topic_domain = 2;
 /// only).
 pub const PULSAR_ROUTING_TOPIC_DOMAIN_SEGMENT: pulsar_routing_topic_domain = 3;
 
-/// The core rules for a C value.
-pub(crate) fn rules_from_c(
-    rules: pulsar_routing_topic_name_rules,
-) -> Result<TopicNameRules, pulsar_routing_status> {
-    match rules {
-        PULSAR_ROUTING_TOPIC_NAME_RULES_V4 => Ok(TopicNameRules::V4),
-        PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER => Ok(TopicNameRules::Master),
-        _ => Err(pulsar_routing_status::UnknownTopicNameRules),
-    }
-}
-
-const fn rules_to_c(rules: TopicNameRules) -> pulsar_routing_topic_name_rules {
-    match rules {
-        TopicNameRules::V4 => PULSAR_ROUTING_TOPIC_NAME_RULES_V4,
-        TopicNameRules::Master => PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER,
-    }
-}
+/// The rules in the order of their `PULSAR_ROUTING_TOPIC_NAME_RULES_*`
+/// values.
+const RULES: [TopicNameRules; 2] = [TopicNameRules::V4, TopicNameRules::Master];
 
 /// The domains in the order of their `PULSAR_ROUTING_TOPIC_DOMAIN_*` values.
 const DOMAINS: [TopicDomain; 4] = [
@@ -76,13 +62,26 @@ const DOMAINS: [TopicDomain; 4] = [
     TopicDomain::Segment,
 ];
 
-const fn domain_to_c(domain: TopicDomain) -> pulsar_routing_topic_domain {
-    match domain {
-        TopicDomain::Persistent => PULSAR_ROUTING_TOPIC_DOMAIN_PERSISTENT,
-        TopicDomain::NonPersistent => PULSAR_ROUTING_TOPIC_DOMAIN_NON_PERSISTENT,
-        TopicDomain::Topic => PULSAR_ROUTING_TOPIC_DOMAIN_TOPIC,
-        TopicDomain::Segment => PULSAR_ROUTING_TOPIC_DOMAIN_SEGMENT,
-    }
+/// The entry of `table` a C value names, if any.
+fn from_c<T: Copy>(table: &[T], value: u32) -> Option<T> {
+    table.get(usize::try_from(value).ok()?).copied()
+}
+
+/// The C value of a core value: its position in `table`, which lists every
+/// value of its enum.
+fn to_c<T: PartialEq>(table: &[T], value: &T) -> u32 {
+    let index = table
+        .iter()
+        .position(|entry| entry == value)
+        .unwrap_or_default();
+    u32::try_from(index).unwrap_or_default()
+}
+
+/// The core rules for a C value.
+pub(crate) fn rules_from_c(
+    rules: pulsar_routing_topic_name_rules,
+) -> Result<TopicNameRules, pulsar_routing_status> {
+    from_c(&RULES, rules).ok_or(pulsar_routing_status::UnknownTopicNameRules)
 }
 
 /// Parses `text` under C `rules`: checks the rules, then the name.
@@ -147,8 +146,8 @@ impl pulsar_routing_topic_name {
         Self {
             input: input.as_ptr(),
             input_len: input.len(),
-            rules: rules_to_c(topic.rules()),
-            domain: domain_to_c(topic.domain()),
+            rules: to_c(&RULES, &topic.rules()),
+            domain: to_c(&DOMAINS, &topic.domain()),
             partition_index: topic.partition_index(),
             tenant: pulsar_routing_str::of(topic.tenant()),
             cluster: pulsar_routing_str::of_option(topic.cluster()),
@@ -576,7 +575,7 @@ pub extern "C" fn pulsar_routing_topic_domain_name(
     domain: pulsar_routing_topic_domain,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        let domain = usize::try_from(domain).ok().and_then(|d| DOMAINS.get(d));
+        let domain = from_c(&DOMAINS, domain);
         domain.map_or(core::ptr::null(), |d| d.c_name().as_ptr())
     }
 }
