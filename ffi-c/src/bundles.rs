@@ -410,8 +410,7 @@ impl pulsar_routing_bundle_layout {
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
             let layout = try_layout!(layout);
-            let out = try_out!(index_out);
-            out.ok(try_ok!(layout.bundle_index_for_hash_java(hash)))
+            try_out!(index_out).ok(try_ok!(layout.bundle_index_for_hash_java(hash)))
         }
     }
 
@@ -757,8 +756,7 @@ pub unsafe extern "C" fn pulsar_routing_parse_boundary(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let text = try_slice!(text, len);
-        let out = try_out!(boundary_out);
-        out.ok(try_ok!(parse_boundary(try_utf8!(text))))
+        try_out!(boundary_out).ok(try_ok!(parse_boundary(try_utf8!(text))))
     }
 }
 
@@ -792,14 +790,11 @@ pub unsafe extern "C" fn pulsar_routing_validate_full_range(
         if boundaries.iter().any(|s| text(s).is_none()) {
             return pulsar_routing_status::NullParameter;
         }
-        let as_str = |s: &pulsar_routing_str| text(s).map(core::str::from_utf8);
-        if boundaries.iter().any(|s| !matches!(as_str(s), Some(Ok(_)))) {
+        let strings = boundaries.iter().filter_map(text).map(core::str::from_utf8);
+        if strings.clone().any(|s| s.is_err()) {
             return pulsar_routing_status::InvalidUtf8;
         }
-        let strings = boundaries
-            .iter()
-            .filter_map(|s| as_str(s).and_then(Result::ok));
-        try_ok!(validate_full_range(strings));
+        try_ok!(validate_full_range(strings.filter_map(Result::ok)));
         pulsar_routing_status::Ok
     }
 }
@@ -835,9 +830,7 @@ impl pulsar_routing_bundle_range {
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
             let text = try_slice!(text, len);
-            let out = try_out!(range_out);
-            let range = try_ok!(BundleRange::parse(try_utf8!(text)));
-            out.ok(range.into())
+            try_out!(range_out).ok(try_ok!(BundleRange::parse(try_utf8!(text))).into())
         }
     }
 
@@ -931,8 +924,7 @@ impl pulsar_routing_bundle_range {
         includes_out: *mut bool,
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
-            let out = try_out!(includes_out);
-            out.ok(try_ok!(range.to_core()).includes(hash))
+            try_out!(includes_out).ok(try_ok!(range.to_core()).includes(hash))
         }
     }
 
@@ -952,8 +944,7 @@ impl pulsar_routing_bundle_range {
         can_split_out: *mut bool,
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
-            let out = try_out!(can_split_out);
-            out.ok(try_ok!(range.to_core()).can_split())
+            try_out!(can_split_out).ok(try_ok!(range.to_core()).can_split())
         }
     }
 }
@@ -977,8 +968,7 @@ pub unsafe extern "C" fn pulsar_routing_range_equally_divide(
     position_out: *mut i64,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let out = try_out!(position_out);
-        out.ok(range_equally_divide(try_ok!(bundle.to_core())))
+        try_out!(position_out).ok(range_equally_divide(try_ok!(bundle.to_core())))
     }
 }
 
