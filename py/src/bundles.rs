@@ -32,11 +32,6 @@ fn default_layout(num_bundles: i32) -> PyResult<BundleLayout<'static>> {
     owned_default_layout(num_bundles).map_err(bundle_error)
 }
 
-/// The bundle of `hash` (see `bundle_index`), or `BundleError`.
-fn index_for_hash(layout: &BundleLayout<'_>, hash: u32, strict: bool) -> PyResult<usize> {
-    bundle_index(layout, hash, strict).map_err(bundle_error)
-}
-
 /// A batch result, one entry per topic, or per partition with
 /// `partitions=n`: then reshaped to `(topics, n)`.
 fn shaped<'py, T: Element>(
@@ -146,11 +141,8 @@ impl PyBundleRange {
             let sign = if bound < 0 { "-" } else { "" };
             format!("{sign}0x{:08x}", bound.unsigned_abs())
         };
-        format!(
-            "BundleRange({}, {})",
-            hex(self.0.lower()),
-            hex(self.0.upper())
-        )
+        let (lower, upper) = (hex(self.0.lower()), hex(self.0.upper()));
+        format!("BundleRange({lower}, {upper})")
     }
 
     fn __getnewargs__(&self) -> (i64, i64) {
@@ -213,49 +205,6 @@ impl PyNamespaceBundles {
             .map_err(bundle_error)?;
         let new_bundles = new_bundles.into_iter().map(PyBundleRange).collect();
         Ok((Bound::new(slf.py(), Self { bundles })?, new_bundles))
-    }
-
-    /// The inputs of the split algorithms, as the broker reads them.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "one per keyword argument of split()"
-    )]
-    fn split_inputs(
-        py: Python<'_>,
-        positions: Option<Vec<i64>>,
-        topics: Option<&Bound<'_, PyAny>>,
-        topic_stats: Option<&Bound<'_, PyAny>>,
-        max_msg_rate: Option<i32>,
-        max_bandwidth_mbytes: Option<i32>,
-        threshold_percent: Option<i32>,
-        rules: &str,
-    ) -> PyResult<SplitInputs> {
-        let rules = topic_name_rules(rules)?;
-        let mut inputs = SplitInputs::new(max_msg_rate, max_bandwidth_mbytes, threshold_percent);
-        inputs.positions = positions.unwrap_or_default();
-        if let Some(topics) = topics {
-            inputs.topic_hashes = topic_hashes(py, topics, rules, None)?
-                .into_iter()
-                .enumerate()
-                .map(|(i, hash)| {
-                    hash.ok_or_else(|| {
-                        PyTypeError::new_err(format!("topics[{i}] must be a topic name, not None"))
-                    })
-                })
-                .collect::<PyResult<Vec<u32>>>()?;
-        }
-        if let Some(stats) = topic_stats {
-            let stats: Vec<Option<[f64; 4]>> = stats.extract()?;
-            if stats.len() != inputs.topic_hashes.len() {
-                return Err(PyValueError::new_err(format!(
-                    "topic_stats has {} entries for {} topics",
-                    stats.len(),
-                    inputs.topic_hashes.len()
-                )));
-            }
-            inputs.set_stats(stats);
-        }
-        Ok(inputs)
     }
 }
 
@@ -344,14 +293,14 @@ impl PyNamespaceBundles {
     /// first boundary (a layout that does not start at 0) raises either way.
     #[pyo3(signature = (hash, *, strict = false))]
     fn bundle_index_for_hash(&self, hash: u32, strict: bool) -> PyResult<usize> {
-        index_for_hash(&self.layout()?, hash, strict)
+        bundle_index(&self.layout()?, hash, strict).map_err(bundle_error)
     }
 
     /// The bundle that owns `hash`; see `bundle_index_for_hash`.
     #[pyo3(signature = (hash, *, strict = false))]
     fn bundle_for_hash(&self, hash: u32, strict: bool) -> PyResult<PyBundleRange> {
         let layout = self.layout()?;
-        let index = index_for_hash(&layout, hash, strict)?;
+        let index = bundle_index(&layout, hash, strict).map_err(bundle_error)?;
         layout
             .bundle(index)
             .map(PyBundleRange)
@@ -419,16 +368,32 @@ impl PyNamespaceBundles {
         self.layout()?
             .validate_bundle(target)
             .map_err(bundle_error)?;
-        let inputs = Self::split_inputs(
-            py,
-            positions,
-            topics,
-            topic_stats,
-            max_msg_rate,
-            max_bandwidth_mbytes,
-            threshold_percent,
-            rules,
-        )?;
+        // The inputs of the split algorithms, as the broker reads them.
+        let rules = topic_name_rules(rules)?;
+        let mut inputs = SplitInputs::new(max_msg_rate, max_bandwidth_mbytes, threshold_percent);
+        inputs.positions = positions.unwrap_or_default();
+        if let Some(topics) = topics {
+            inputs.topic_hashes = topic_hashes(py, topics, rules, None)?
+                .into_iter()
+                .enumerate()
+                .map(|(i, hash)| {
+                    hash.ok_or_else(|| {
+                        PyTypeError::new_err(format!("topics[{i}] must be a topic name, not None"))
+                    })
+                })
+                .collect::<PyResult<Vec<u32>>>()?;
+        }
+        if let Some(stats) = topic_stats {
+            let stats: Vec<Option<[f64; 4]>> = stats.extract()?;
+            if stats.len() != inputs.topic_hashes.len() {
+                return Err(PyValueError::new_err(format!(
+                    "topic_stats has {} entries for {} topics",
+                    stats.len(),
+                    inputs.topic_hashes.len()
+                )));
+            }
+            inputs.set_stats(stats);
+        }
         inputs.choose(algorithm, target).map_err(bundle_error)
     }
 
@@ -567,9 +532,8 @@ impl PyNamespaceBundles {
         // A count never exceeds the number of topics, far below 2**63.
         let counts = counts
             .into_iter()
-            .map(|count| i64::try_from(count).unwrap_or(i64::MAX))
-            .collect();
-        Ok(PyArray1::from_vec(py, counts))
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        Ok(PyArray1::from_iter(py, counts))
     }
 
     /// Which of `topics` change bundle between this layout and `after` (the
