@@ -33,162 +33,126 @@ impl PyTopicName {
     }
 }
 
-#[pymethods]
-impl PyTopicName {
-    #[new]
-    #[pyo3(signature = (name, *, rules = "v4"))]
-    fn new(name: &str, rules: &str) -> PyResult<Self> {
-        Self::parse(name, topic_name_rules(rules)?)
-    }
+/// The `#[pymethods]` of the class named first (from the call site, so that
+/// pyo3's generated `__eq__` slot keeps its `unsafe`): its properties, each
+/// read from the name parsed again (bound to the closure's argument), then
+/// the other methods.
+macro_rules! topic_name_methods {
+    (
+        $class:ident;
+        $($(#[$doc:meta])* $name:ident: $ty:ty = |$topic:ident| $value:expr;)*
+        { $($methods:tt)* }
+    ) => {
+        #[pymethods]
+        impl $class {
+            $(
+                $(#[$doc])*
+                #[getter]
+                fn $name(&self) -> PyResult<$ty> {
+                    let $topic = self.parsed()?;
+                    Ok($value)
+                }
+            )*
 
+            $($methods)*
+        }
+    };
+}
+
+topic_name_methods! {
+    PyTopicName;
     /// `"persistent"`, `"non-persistent"`, or (master rules) `"topic"` or
     /// `"segment"`; always lower case.
-    #[getter]
-    fn domain(&self) -> PyResult<&'static str> {
-        Ok(self.parsed()?.domain().as_str())
-    }
-
+    domain: &'static str = |topic| topic.domain().as_str();
     /// The tenant; `"public"` for a one-part short name.
-    #[getter]
-    fn tenant(&self) -> PyResult<&str> {
-        Ok(self.parsed()?.tenant())
-    }
-
+    tenant: &str = |topic| topic.tenant();
     /// The cluster of a V1 name (v4 rules only), or `None`.
-    #[getter]
-    fn cluster(&self) -> PyResult<Option<&str>> {
-        Ok(self.parsed()?.cluster())
-    }
-
+    cluster: Option<&str> = |topic| topic.cluster();
     /// The namespace without its tenant (Java's `getNamespacePortion()`).
-    #[getter]
-    fn namespace_portion(&self) -> PyResult<&str> {
-        Ok(self.parsed()?.namespace_portion())
-    }
-
+    namespace_portion: &str = |topic| topic.namespace_portion();
     /// `tenant/namespace`, or `tenant/cluster/namespace` for a V1 name.
-    #[getter]
-    fn namespace(&self) -> PyResult<String> {
-        Ok(self.parsed()?.namespace().to_string())
-    }
-
+    namespace: String = |topic| topic.namespace().to_string();
     /// The topic's own name after the namespace, as written.
-    #[getter]
-    fn local_name(&self) -> PyResult<&str> {
-        Ok(self.parsed()?.local_name())
-    }
-
+    local_name: &str = |topic| topic.local_name();
     /// The index from a `-partition-<n>` suffix, or -1 (Java's
     /// `getPartitionIndex()`).
-    #[getter]
-    fn partition_index(&self) -> PyResult<i32> {
-        Ok(self.parsed()?.partition_index())
-    }
-
+    partition_index: i32 = |topic| topic.partition_index();
     /// Whether the name is one partition of a partitioned topic.
-    #[getter]
-    fn partitioned(&self) -> PyResult<bool> {
-        Ok(self.parsed()?.is_partitioned())
-    }
-
+    partitioned: bool = |topic| topic.is_partitioned();
     /// Whether the topic is stored (every domain but `non-persistent`).
-    #[getter]
-    fn persistent(&self) -> PyResult<bool> {
-        Ok(self.parsed()?.is_persistent())
-    }
-
+    persistent: bool = |topic| topic.is_persistent();
     /// The `<hashStart>-<hashEnd>-<segmentId>` of a `segment://` name, or
     /// `None`.
-    #[getter]
-    fn segment_descriptor(&self) -> PyResult<Option<&str>> {
-        Ok(self.parsed()?.segment_descriptor())
-    }
-
+    segment_descriptor: Option<&str> = |topic| topic.segment_descriptor();
     /// The partitioned topic this partition belongs to, or the name itself
     /// (Java's `getPartitionedTopicName()`).
-    #[getter]
-    fn partitioned_topic_name(&self) -> PyResult<String> {
-        Ok(self.parsed()?.partitioned_topic_name().to_string())
-    }
-
+    partitioned_topic_name: String = |topic| topic.partitioned_topic_name().to_string();
     /// `domain/tenant[/cluster]/ns/<encoded local name>` (Java's
     /// `getLookupName()`).
-    #[getter]
-    fn lookup_name(&self) -> PyResult<String> {
-        Ok(self.parsed()?.lookup_name().to_string())
-    }
-
+    lookup_name: String = |topic| topic.lookup_name().to_string();
     /// The managed-ledger name, `tenant[/cluster]/ns/domain/<encoded local
     /// name>` (Java's `getPersistenceNamingEncoding()`).
-    #[getter]
-    fn persistence_naming(&self) -> PyResult<String> {
-        Ok(self.parsed()?.persistence_naming().to_string())
-    }
-
+    persistence_naming: String = |topic| topic.persistence_naming().to_string();
     /// The admin REST path (Java's `getRestPath()`).
-    #[getter]
-    fn rest_path(&self) -> PyResult<String> {
-        Ok(self.parsed()?.rest_path().to_string())
-    }
-
+    rest_path: String = |topic| topic.rest_path().to_string();
     /// The local name as `URLEncoder.encode(local, UTF_8)` writes it.
-    #[getter]
-    fn encoded_local_name(&self) -> PyResult<String> {
-        Ok(self.parsed()?.encoded_local_name().to_string())
-    }
-
+    encoded_local_name: String = |topic| topic.encoded_local_name().to_string();
     /// CRC-32 of the canonical name: the broker's bundle hash of the topic.
-    #[getter]
-    fn crc32(&self) -> PyResult<u32> {
-        Ok(self.parsed()?.crc32())
-    }
+    crc32: u32 = |topic| topic.crc32();
+    {
+        #[new]
+        #[pyo3(signature = (name, *, rules = "v4"))]
+        fn new(name: &str, rules: &str) -> PyResult<Self> {
+            Self::parse(name, topic_name_rules(rules)?)
+        }
 
-    /// The rules the name was parsed with: `"v4"` or `"master"`.
-    #[getter]
-    fn rules(&self) -> &'static str {
-        rules_name(self.0.rules())
-    }
+        /// The rules the name was parsed with: `"v4"` or `"master"`.
+        #[getter]
+        fn rules(&self) -> &'static str {
+            rules_name(self.0.rules())
+        }
 
-    /// The name of partition `index` (Java's `getPartition(index)`):
-    /// `-partition-<index>` appended, unless `index` is -1 or the name
-    /// already ends with that suffix. Raises `TopicNameError` for a
-    /// `segment://` name, as Java does.
-    #[pyo3(signature = (index, /))]
-    fn partition(&self, index: i32) -> PyResult<String> {
-        let topic = self.parsed()?;
-        let partition = topic.partition(index).map_err(topic_name_error)?;
-        Ok(partition.to_string())
-    }
+        /// The name of partition `index` (Java's `getPartition(index)`):
+        /// `-partition-<index>` appended, unless `index` is -1 or the name
+        /// already ends with that suffix. Raises `TopicNameError` for a
+        /// `segment://` name, as Java does.
+        #[pyo3(signature = (index, /))]
+        fn partition(&self, index: i32) -> PyResult<String> {
+            let topic = self.parsed()?;
+            let partition = topic.partition(index).map_err(topic_name_error)?;
+            Ok(partition.to_string())
+        }
 
-    fn __str__(&self) -> &str {
-        self.0.canonical()
-    }
+        fn __eq__(&self, other: &Self) -> bool {
+            self.0.canonical() == other.0.canonical()
+        }
 
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let name = PyString::new(py, self.0.canonical()).repr()?;
-        Ok(match self.0.rules() {
-            TopicNameRules::V4 => format!("TopicName({name})"),
-            TopicNameRules::Master => format!("TopicName({name}, rules='master')"),
-        })
-    }
+        fn __str__(&self) -> &str {
+            self.0.canonical()
+        }
 
-    fn __eq__(&self, other: &Self) -> bool {
-        self.0.canonical() == other.0.canonical()
-    }
+        fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+            let name = PyString::new(py, self.0.canonical()).repr()?;
+            Ok(match self.0.rules() {
+                TopicNameRules::V4 => format!("TopicName({name})"),
+                TopicNameRules::Master => format!("TopicName({name}, rules='master')"),
+            })
+        }
 
-    /// The hash of the canonical name as a `str`.
-    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-        PyString::new(py, self.0.canonical()).hash()
-    }
+        /// The hash of the canonical name as a `str`.
+        fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+            PyString::new(py, self.0.canonical()).hash()
+        }
 
-    /// Pickling: the text as given, and the rules.
-    fn __getnewargs_ex__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("rules", rules_name(self.0.rules()))?;
-        Ok((PyTuple::new(py, [self.0.input()])?, kwargs))
+        /// Pickling: the text as given, and the rules.
+        fn __getnewargs_ex__<'py>(
+            &self,
+            py: Python<'py>,
+        ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("rules", rules_name(self.0.rules()))?;
+            Ok((PyTuple::new(py, [self.0.input()])?, kwargs))
+        }
     }
 }
 
