@@ -43,6 +43,12 @@ impl IntoPyException for CoreSenderError {
     }
 }
 
+/// The Python exception of a core error, as every method of this module
+/// raises it.
+fn lift<T, E: IntoPyException>(py: Python<'_>, result: Result<T, E>) -> PyResult<T> {
+    result.map_err(|e| e.into_py_exception(py))
+}
+
 /// A uniform draw in `[0, 1)` as the ±20% jitter; 0.5 is none.
 fn jitter(unit: f64) -> Jitter {
     Jitter::from_unit(unit)
@@ -81,8 +87,7 @@ impl PySenderConfig {
         retry_backoff_ms: u64,
         retry_backoff_max_ms: u64,
     ) -> PyResult<Self> {
-        let inner = SenderConfig::new(max_in_flight, enable_idempotence)
-            .map_err(|e| e.into_py_exception(py))?
+        let inner = lift(py, SenderConfig::new(max_in_flight, enable_idempotence))?
             .with_reconnect_backoff(reconnect_backoff_ms, reconnect_backoff_max_ms)
             .with_metadata_max_age(metadata_max_age_ms)
             .with_retry_backoff(retry_backoff_ms, retry_backoff_max_ms);
@@ -267,7 +272,7 @@ impl PySenderGate {
         config: Option<PyRef<'_, PySenderConfig>>,
     ) -> PyResult<Self> {
         let config = config.map_or_else(SenderConfig::default, |c| c.inner);
-        let gate = SenderGate::new(config, nodes).map_err(|e| e.into_py_exception(py))?;
+        let gate = lift(py, SenderGate::new(config, nodes))?;
         Ok(Self { gate })
     }
 
@@ -331,26 +336,24 @@ impl PySenderGate {
         now_ms: u64,
         jitter: f64,
     ) -> PyResult<()> {
-        let event = owned::connection_event(event).map_err(|e| e.into_py_exception(py))?;
-        self.gate
-            .connection_event(NodeId(node), event, now_ms, self::jitter(jitter))
-            .map_err(|e| e.into_py_exception(py))
+        let event = lift(py, owned::connection_event(event))?;
+        lift(
+            py,
+            self.gate
+                .connection_event(NodeId(node), event, now_ms, self::jitter(jitter)),
+        )
     }
 
     /// The broker throttles the node until `until_ms`.
     fn throttle(&mut self, py: Python<'_>, node: i32, until_ms: u64) -> PyResult<()> {
-        self.gate
-            .throttle(NodeId(node), until_ms)
-            .map_err(|e| e.into_py_exception(py))
+        lift(py, self.gate.throttle(NodeId(node), until_ms))
     }
 
     /// Sends a produce request to the node; raises `SenderNotReadyError`
     /// (with the `readiness`) when it does not pass the gate.
     fn send(&mut self, py: Python<'_>, node: i32, now_ms: u64) -> PyResult<PyReadiness> {
-        self.gate
-            .send(NodeId(node), now_ms)
-            .map(|inner| PyReadiness { inner })
-            .map_err(|e| e.into_py_exception(py))
+        let inner = lift(py, self.gate.send(NodeId(node), now_ms))?;
+        Ok(PyReadiness { inner })
     }
 
     /// The node answered a produce request: `"success"`,
@@ -358,10 +361,8 @@ impl PySenderGate {
     /// `"other_error"`.
     #[pyo3(signature = (node, outcome = "success"))]
     fn response(&mut self, py: Python<'_>, node: i32, outcome: &str) -> PyResult<()> {
-        let outcome = owned::produce_outcome(outcome).map_err(|e| e.into_py_exception(py))?;
-        self.gate
-            .response(NodeId(node), outcome)
-            .map_err(|e| e.into_py_exception(py))
+        let outcome = lift(py, owned::produce_outcome(outcome))?;
+        lift(py, self.gate.response(NodeId(node), outcome))
     }
 
     /// `metadata.requestUpdate()`.
@@ -398,19 +399,13 @@ impl PySenderGate {
 
     /// The node's connection state name.
     fn connection_state(&self, py: Python<'_>, node: i32) -> PyResult<&'static str> {
-        let node = self
-            .gate
-            .node(NodeId(node))
-            .map_err(|e| e.into_py_exception(py))?;
+        let node = lift(py, self.gate.node(NodeId(node)))?;
         Ok(node.connection().state().name())
     }
 
     /// The node's requests in flight.
     fn in_flight(&self, py: Python<'_>, node: i32) -> PyResult<u32> {
-        let node = self
-            .gate
-            .node(NodeId(node))
-            .map_err(|e| e.into_py_exception(py))?;
+        let node = lift(py, self.gate.node(NodeId(node)))?;
         Ok(node.in_flight().count())
     }
 
@@ -449,9 +444,11 @@ impl PyPendingQueue {
     #[new]
     #[pyo3(signature = (max_pending_messages = 0, block_if_queue_full = false))]
     fn new(py: Python<'_>, max_pending_messages: i64, block_if_queue_full: bool) -> PyResult<Self> {
-        PendingQueue::new(max_pending_messages, block_if_queue_full)
-            .map(|inner| Self { inner })
-            .map_err(|e| e.into_py_exception(py))
+        let inner = lift(
+            py,
+            PendingQueue::new(max_pending_messages, block_if_queue_full),
+        )?;
+        Ok(Self { inner })
     }
 
     /// `"ok"`, or what a send would do now: `"would_block"` or
@@ -467,9 +464,7 @@ impl PyPendingQueue {
     /// `canEnqueueRequest`: one more message enters, or
     /// `ProducerQueueIsFullError` (its `would_block` says which case).
     fn try_enqueue(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.inner
-            .try_enqueue()
-            .map_err(|e| e.into_py_exception(py))
+        lift(py, self.inner.try_enqueue())
     }
 
     /// `n` messages were acknowledged or failed.

@@ -121,8 +121,7 @@ pub unsafe extern "C" fn pulsar_routing_kafka_partition_load_stats(
         let ids = try_slice!(partition_ids, partition_ids_len);
         let out = try_out!(enabled_out);
         let stats = try_ok!(PartitionLoadStats::build(queues, ids, length));
-        out.write(stats.is_some());
-        pulsar_routing_status::Ok
+        out.ok(stats.is_some())
     }
 }
 
@@ -158,8 +157,7 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_random_partition(
         // SAFETY: the caller's contract on `available`.
         let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(random_partition(n, RdRandom { first, second }, availability));
-        pulsar_routing_status::Ok
+        out.ok(random_partition(n, RdRandom { first, second }, availability))
     }
 }
 
@@ -207,8 +205,7 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_partition_with_availability(
         let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
         let partitioner = try_ok!(crate::kafka::partitioner_from_c(partitioner));
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(partitioner.partition(key, n, RdRandom { first, second }, availability));
-        pulsar_routing_status::Ok
+        out.ok(partitioner.partition(key, n, RdRandom { first, second }, availability))
     }
 }
 
@@ -229,8 +226,7 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_default_sticky_linger_ms(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(sticky_linger_ms_out);
-        out.write(default_sticky_linger_ms(linger_ms));
-        pulsar_routing_status::Ok
+        out.ok(default_sticky_linger_ms(linger_ms))
     }
 }
 
@@ -272,8 +268,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
         ffi_panic_boundary! {
             let out = try_out!(partitioner_out);
             let partitioner = try_ok!(BuiltInPartitioner::new(sticky_batch_size));
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)))
         }
     }
 
@@ -296,8 +291,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
         ffi_panic_boundary! {
             let out = try_out!(partitioner_out);
             let partitioner = BuiltInPartitioner::for_batch_size(batch_size);
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)))
         }
     }
 
@@ -319,8 +313,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
         ffi_panic_boundary! {
             let partitioner = try_box_ref!(partitioner);
             let out = try_out!(sticky_batch_size_out);
-            out.write(lock(partitioner).sticky_batch_size());
-            pulsar_routing_status::Ok
+            out.ok(lock(partitioner).sticky_batch_size())
         }
     }
 
@@ -394,8 +387,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
             let choice = try_ok!(unsafe { draw_from_c(choice) });
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             let choice = try_ok!(choice.build());
-            out.write(try_ok!(lock(partitioner).peek_partition(n, &choice)));
-            pulsar_routing_status::Ok
+            out.ok(try_ok!(lock(partitioner).peek_partition(n, &choice)))
         }
     }
 
@@ -505,8 +497,7 @@ impl pulsar_routing_kafka_java_client_partitioner {
         ffi_panic_boundary! {
             let out = try_out!(partitioner_out);
             let partitioner = JavaClientPartitioner::new(batch_size, ignore_keys);
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)))
         }
     }
 
@@ -559,14 +550,13 @@ impl pulsar_routing_kafka_java_client_partitioner {
             let choice = try_ok!(unsafe { draw_from_c(choice) });
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             let choice = try_ok!(choice.build());
-            out.write(try_ok!(lock(partitioner).append(
+            out.ok(try_ok!(lock(partitioner).append(
                 key,
                 appended_bytes,
                 enable_switch,
                 n,
                 &choice,
-            )));
-            pulsar_routing_status::Ok
+            )))
         }
     }
 
@@ -664,8 +654,7 @@ impl pulsar_routing_librdkafka_producer {
             let out = try_out!(producer_out);
             let partitioner = try_ok!(crate::kafka::partitioner_from_c(partitioner));
             let producer = try_ok!(LibrdkafkaProducer::new(partitioner, sticky_linger_ms));
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(producer)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(producer)))
         }
     }
 
@@ -718,14 +707,13 @@ impl pulsar_routing_librdkafka_producer {
             // SAFETY: the caller's contract on `available`.
             let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
-            out.write(try_ok!(lock(producer).partition(
+            out.ok(try_ok!(lock(producer).partition(
                 key,
                 n,
                 now_us,
                 RdRandom { first, second },
                 availability,
-            )));
-            pulsar_routing_status::Ok
+            )))
         }
     }
 
@@ -779,8 +767,7 @@ impl pulsar_routing_librdkafka_producer {
         ffi_panic_boundary! {
             let producer = try_box_ref!(producer);
             let out = try_out!(partitioner_out);
-            out.write(crate::kafka::partitioner_to_c(lock(producer).partitioner()));
-            pulsar_routing_status::Ok
+            out.ok(crate::kafka::partitioner_to_c(lock(producer).partitioner()))
         }
     }
 
