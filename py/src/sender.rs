@@ -492,15 +492,12 @@ impl PyPendingQueue {
     }
 
     fn __repr__(&self) -> String {
+        let block = self.inner.block_if_queue_full();
         format!(
             "PendingQueue(pending={}, max_pending_messages={}, block_if_queue_full={})",
             self.inner.pending(),
             self.inner.max_pending_messages(),
-            if self.inner.block_if_queue_full() {
-                "True"
-            } else {
-                "False"
-            }
+            if block { "True" } else { "False" }
         )
     }
 }

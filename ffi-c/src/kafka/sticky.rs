@@ -17,7 +17,7 @@ use pulsar_routing_core::kafka::{
 use pulsar_routing_owned::kafka::{Draw, LoadInput, availability, pair_load};
 
 use crate::error::pulsar_routing_status;
-use crate::ffi::{BoxCastable, free_box, lock, slice_from_raw_mut, to_boxed_mut_ptr};
+use crate::ffi::{BoxCastable, Out, free_box, lock, slice_from_raw_mut, to_boxed_mut_ptr};
 use crate::kafka::{optional, optional_slice, pulsar_routing_librdkafka_partitioner};
 
 /// What the Java client's `BuiltInPartitioner.nextPartition` reads when it
@@ -81,6 +81,21 @@ unsafe fn draw_from_c<'a>(
         available,
         load: load.map(|(queues, ids)| LoadInput::new(queues, ids, Some(c.load_length))),
     })
+}
+
+/// Writes whether a partition was drawn, then the drawn value through
+/// `write` when there is one: the out-parameters of the calls that report
+/// an optional sticky partition.
+fn put_drawn<T>(
+    drawn: Out<'_, bool>,
+    value: Option<T>,
+    write: impl FnOnce(T),
+) -> pulsar_routing_status {
+    drawn.write(value.is_some());
+    if let Some(value) = value {
+        write(value);
+    }
+    pulsar_routing_status::Ok
 }
 
 /// The Java client's `BuiltInPartitioner.updatePartitionLoadStats`: turns
@@ -342,13 +357,10 @@ impl pulsar_routing_kafka_built_in_partitioner {
             let drawn = try_out!(drawn_out);
             let partition = try_out!(partition_out);
             let produced = try_out!(produced_bytes_out);
-            let current = lock(partitioner).current();
-            drawn.write(current.is_some());
-            if let Some((p, bytes)) = current {
+            put_drawn(drawn, lock(partitioner).current(), |(p, bytes)| {
                 partition.write(p);
                 produced.write(bytes);
-            }
-            pulsar_routing_status::Ok
+            })
         }
     }
 
@@ -434,11 +446,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
                 n,
                 &choice,
             ));
-            switched.write(next.is_some());
-            if let Some(p) = next {
-                out.write(p);
-            }
-            pulsar_routing_status::Ok
+            put_drawn(switched, next, |p| out.write(p))
         }
     }
 
@@ -582,13 +590,10 @@ impl pulsar_routing_kafka_java_client_partitioner {
             let drawn = try_out!(drawn_out);
             let partition = try_out!(partition_out);
             let produced = try_out!(produced_bytes_out);
-            let current = lock(partitioner).sticky().current();
-            drawn.write(current.is_some());
-            if let Some((p, bytes)) = current {
+            put_drawn(drawn, lock(partitioner).sticky().current(), |(p, bytes)| {
                 partition.write(p);
                 produced.write(bytes);
-            }
-            pulsar_routing_status::Ok
+            })
         }
     }
 
@@ -739,12 +744,7 @@ impl pulsar_routing_librdkafka_producer {
             let producer = try_box_ref!(producer);
             let drawn = try_out!(drawn_out);
             let partition = try_out!(partition_out);
-            let sticky = lock(producer).sticky_partition();
-            drawn.write(sticky.is_some());
-            if let Some(p) = sticky {
-                partition.write(p);
-            }
-            pulsar_routing_status::Ok
+            put_drawn(drawn, lock(producer).sticky_partition(), |p| partition.write(p))
         }
     }
 

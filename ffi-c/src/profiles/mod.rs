@@ -212,11 +212,10 @@ pub(crate) fn keyed_partition(
 ) -> pulsar_routing_status {
     let n = try_ok!(PartitionCount::from_i64(num_partitions));
     let keying = try_ok!(ProfileKeying::new(profile, config));
-    match try_ok!(keying.partition(message, n)) {
-        Some(partition) => out.write(partition),
-        None => return pulsar_routing_status::NoKey,
-    }
-    pulsar_routing_status::Ok
+    let Some(partition) = try_ok!(keying.partition(message, n)) else {
+        return pulsar_routing_status::NoKey;
+    };
+    out.ok(partition)
 }
 
 /// The profile message of a C key and ordering key (NULL: none, with a
