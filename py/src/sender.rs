@@ -36,11 +36,17 @@ impl IntoPyException for CoreSenderError {
             return SenderError::new_err(self.to_string());
         };
         let err = SenderNotReadyError::new_err(self.to_string());
-        match Py::new(py, PyReadiness { inner: readiness }) {
+        match Py::new(py, PyReadiness(readiness)) {
             Ok(readiness) => with_attr(py, err, "readiness", readiness),
             Err(new_failed) => new_failed,
         }
     }
+}
+
+/// The Python exception of a core error, as every method of this module
+/// raises it.
+fn lift<T, E: IntoPyException>(py: Python<'_>, result: Result<T, E>) -> PyResult<T> {
+    result.map_err(|e| e.into_py_exception(py))
 }
 
 /// A uniform draw in `[0, 1)` as the ±20% jitter; 0.5 is none.
@@ -53,9 +59,7 @@ fn jitter(unit: f64) -> Jitter {
 /// message otherwise).
 #[pyclass(frozen, module = "pulsar_routing", name = "SenderConfig")]
 #[derive(Clone, Copy)]
-pub(crate) struct PySenderConfig {
-    inner: SenderConfig,
-}
+pub(crate) struct PySenderConfig(SenderConfig);
 
 #[pymethods]
 impl PySenderConfig {
@@ -81,73 +85,72 @@ impl PySenderConfig {
         retry_backoff_ms: u64,
         retry_backoff_max_ms: u64,
     ) -> PyResult<Self> {
-        let inner = SenderConfig::new(max_in_flight, enable_idempotence)
-            .map_err(|e| e.into_py_exception(py))?
+        let inner = lift(py, SenderConfig::new(max_in_flight, enable_idempotence))?
             .with_reconnect_backoff(reconnect_backoff_ms, reconnect_backoff_max_ms)
             .with_metadata_max_age(metadata_max_age_ms)
             .with_retry_backoff(retry_backoff_ms, retry_backoff_max_ms);
-        Ok(Self { inner })
+        Ok(Self(inner))
     }
 
     /// `max.in.flight.requests.per.connection`.
     #[getter]
     fn max_in_flight(&self) -> u32 {
-        self.inner.max_in_flight()
+        self.0.max_in_flight()
     }
 
     /// `enable.idempotence`.
     #[getter]
     fn enable_idempotence(&self) -> bool {
-        self.inner.idempotence()
+        self.0.idempotence()
     }
 
     /// True when `max_in_flight` is 1.
     #[getter]
     fn strict_ordering(&self) -> bool {
-        self.inner.strict_ordering()
+        self.0.strict_ordering()
     }
 
     /// `reconnect.backoff.ms`.
     #[getter]
     fn reconnect_backoff_ms(&self) -> u64 {
-        self.inner.reconnect_backoff().initial_ms()
+        self.0.reconnect_backoff().initial_ms()
     }
 
     /// `reconnect.backoff.max.ms`.
     #[getter]
     fn reconnect_backoff_max_ms(&self) -> u64 {
-        self.inner.reconnect_backoff().max_ms()
+        self.0.reconnect_backoff().max_ms()
     }
 
     /// `metadata.max.age.ms`.
     #[getter]
     fn metadata_max_age_ms(&self) -> u64 {
-        self.inner.metadata_max_age_ms()
+        self.0.metadata_max_age_ms()
     }
 
     /// `retry.backoff.ms`.
     #[getter]
     fn retry_backoff_ms(&self) -> u64 {
-        self.inner.refresh_backoff().initial_ms()
+        self.0.refresh_backoff().initial_ms()
     }
 
     /// `retry.backoff.max.ms`.
     #[getter]
     fn retry_backoff_max_ms(&self) -> u64 {
-        self.inner.refresh_backoff().max_ms()
+        self.0.refresh_backoff().max_ms()
     }
 
     /// The reconnect backoff after `attempts` failures, with the jitter
     /// draw `jitter` in `[0, 1)` (0.5: none).
     #[pyo3(signature = (attempts, jitter = 0.5))]
     fn reconnect_backoff(&self, attempts: u32, jitter: f64) -> u64 {
-        self.inner
+        self.0
             .reconnect_backoff()
             .backoff(attempts, self::jitter(jitter))
     }
 
     fn __repr__(&self) -> String {
-        let c = &self.inner;
+        let c = &self.0;
         format!(
             "SenderConfig(max_in_flight={}, enable_idempotence={}, reconnect_backoff_ms={}, reconnect_backoff_max_ms={}, metadata_max_age_ms={}, retry_backoff_ms={}, retry_backoff_max_ms={})",
             c.max_in_flight(),
@@ -166,73 +169,71 @@ impl PySenderConfig {
 /// `"throttled"`, `"in_flight_full"`, `"metadata_due"`, `"unknown_node"`),
 /// with the details behind it. `str()` says it in a sentence.
 #[pyclass(frozen, module = "pulsar_routing", name = "Readiness")]
-pub(crate) struct PyReadiness {
-    inner: Readiness,
-}
+pub(crate) struct PyReadiness(Readiness);
 
 #[pymethods]
 impl PyReadiness {
     /// The node id.
     #[getter]
     fn node(&self) -> i32 {
-        self.inner.node.0
+        self.0.node.0
     }
 
     /// `"ready"` or the first failed check.
     #[getter]
     fn reason(&self) -> &'static str {
-        self.inner.reason.name()
+        self.0.reason.name()
     }
 
     /// True when every check passed.
     #[getter]
     fn is_ready(&self) -> bool {
-        self.inner.is_ready()
+        self.0.is_ready()
     }
 
     /// The connection state: `"NOT_CONNECTED"`, `"CONNECTING"`,
     /// `"AUTHENTICATING"` or `"READY"`.
     #[getter]
     fn state(&self) -> &'static str {
-        self.inner.state.name()
+        self.0.state.name()
     }
 
     /// Requests in flight on the node's connection.
     #[getter]
     fn in_flight(&self) -> u32 {
-        self.inner.in_flight
+        self.0.in_flight
     }
 
     /// `max.in.flight.requests.per.connection`.
     #[getter]
     fn max_in_flight(&self) -> u32 {
-        self.inner.max_in_flight
+        self.0.max_in_flight
     }
 
     /// The metadata's age in milliseconds.
     #[getter]
     fn metadata_age_ms(&self) -> u64 {
-        self.inner.metadata_age_ms
+        self.0.metadata_age_ms
     }
 
     /// A metadata refresh was requested (rather than expired).
     #[getter]
     fn metadata_update_requested(&self) -> bool {
-        self.inner.metadata_update_requested
+        self.0.metadata_update_requested
     }
 
     /// The reconnect backoff or throttle left, in milliseconds.
     #[getter]
     fn backoff_remaining_ms(&self) -> u64 {
-        self.inner.backoff_remaining_ms
+        self.0.backoff_remaining_ms
     }
 
     fn __str__(&self) -> String {
-        self.inner.to_string()
+        self.0.to_string()
     }
 
     fn __repr__(&self) -> String {
-        let r = &self.inner;
+        let r = &self.0;
         format!(
             "Readiness(node={}, reason='{}', state='{}', in_flight={}/{}, metadata_age_ms={}, backoff_remaining_ms={})",
             r.node.0,
@@ -266,17 +267,15 @@ impl PySenderGate {
         nodes: Vec<i32>,
         config: Option<PyRef<'_, PySenderConfig>>,
     ) -> PyResult<Self> {
-        let config = config.map_or_else(SenderConfig::default, |c| c.inner);
-        let gate = SenderGate::new(config, nodes).map_err(|e| e.into_py_exception(py))?;
+        let config = config.map_or_else(SenderConfig::default, |c| c.0);
+        let gate = lift(py, SenderGate::new(config, nodes))?;
         Ok(Self { gate })
     }
 
     /// The configuration.
     #[getter]
     fn config(&self) -> PySenderConfig {
-        PySenderConfig {
-            inner: *self.gate.config(),
-        }
+        PySenderConfig(*self.gate.config())
     }
 
     /// The node ids.
@@ -288,16 +287,12 @@ impl PySenderGate {
     /// `NetworkClient.ready(node, now)`: the readiness; on
     /// `"initiate_connect"` the node moves to `CONNECTING`.
     fn ready(&mut self, node: i32, now_ms: u64) -> PyReadiness {
-        PyReadiness {
-            inner: self.gate.ready(NodeId(node), now_ms),
-        }
+        PyReadiness(self.gate.ready(NodeId(node), now_ms))
     }
 
     /// The readiness, without side effects.
     fn check(&self, node: i32, now_ms: u64) -> PyReadiness {
-        PyReadiness {
-            inner: self.gate.check(NodeId(node), now_ms),
-        }
+        PyReadiness(self.gate.check(NodeId(node), now_ms))
     }
 
     /// `Sender.sendProducerData`'s filter: runs `ready` on each node of
@@ -311,7 +306,7 @@ impl PySenderGate {
         let mut ids: Vec<i32> = nodes.extract()?;
         let mut all = Vec::with_capacity(ids.len());
         let kept = self.gate.filter_ready(&mut ids, now_ms, |r| {
-            all.push(PyReadiness { inner: *r });
+            all.push(PyReadiness(*r));
         });
         nodes.del_slice(0, nodes.len())?;
         for id in ids.into_iter().take(kept) {
@@ -331,26 +326,23 @@ impl PySenderGate {
         now_ms: u64,
         jitter: f64,
     ) -> PyResult<()> {
-        let event = owned::connection_event(event).map_err(|e| e.into_py_exception(py))?;
-        self.gate
-            .connection_event(NodeId(node), event, now_ms, self::jitter(jitter))
-            .map_err(|e| e.into_py_exception(py))
+        let event = lift(py, owned::connection_event(event))?;
+        lift(
+            py,
+            self.gate
+                .connection_event(NodeId(node), event, now_ms, self::jitter(jitter)),
+        )
     }
 
     /// The broker throttles the node until `until_ms`.
     fn throttle(&mut self, py: Python<'_>, node: i32, until_ms: u64) -> PyResult<()> {
-        self.gate
-            .throttle(NodeId(node), until_ms)
-            .map_err(|e| e.into_py_exception(py))
+        lift(py, self.gate.throttle(NodeId(node), until_ms))
     }
 
     /// Sends a produce request to the node; raises `SenderNotReadyError`
     /// (with the `readiness`) when it does not pass the gate.
     fn send(&mut self, py: Python<'_>, node: i32, now_ms: u64) -> PyResult<PyReadiness> {
-        self.gate
-            .send(NodeId(node), now_ms)
-            .map(|inner| PyReadiness { inner })
-            .map_err(|e| e.into_py_exception(py))
+        lift(py, self.gate.send(NodeId(node), now_ms)).map(PyReadiness)
     }
 
     /// The node answered a produce request: `"success"`,
@@ -358,10 +350,8 @@ impl PySenderGate {
     /// `"other_error"`.
     #[pyo3(signature = (node, outcome = "success"))]
     fn response(&mut self, py: Python<'_>, node: i32, outcome: &str) -> PyResult<()> {
-        let outcome = owned::produce_outcome(outcome).map_err(|e| e.into_py_exception(py))?;
-        self.gate
-            .response(NodeId(node), outcome)
-            .map_err(|e| e.into_py_exception(py))
+        let outcome = lift(py, owned::produce_outcome(outcome))?;
+        lift(py, self.gate.response(NodeId(node), outcome))
     }
 
     /// `metadata.requestUpdate()`.
@@ -398,19 +388,13 @@ impl PySenderGate {
 
     /// The node's connection state name.
     fn connection_state(&self, py: Python<'_>, node: i32) -> PyResult<&'static str> {
-        let node = self
-            .gate
-            .node(NodeId(node))
-            .map_err(|e| e.into_py_exception(py))?;
+        let node = lift(py, self.gate.node(NodeId(node)))?;
         Ok(node.connection().state().name())
     }
 
     /// The node's requests in flight.
     fn in_flight(&self, py: Python<'_>, node: i32) -> PyResult<u32> {
-        let node = self
-            .gate
-            .node(NodeId(node))
-            .map_err(|e| e.into_py_exception(py))?;
+        let node = lift(py, self.gate.node(NodeId(node)))?;
         Ok(node.in_flight().count())
     }
 
@@ -440,24 +424,24 @@ impl PySenderGate {
 /// A Pulsar producer's pending-message queue: `maxPendingMessages` (0: no
 /// limit, the default since Pulsar 2.10) and `blockIfQueueFull`.
 #[pyclass(module = "pulsar_routing", name = "PendingQueue")]
-pub(crate) struct PyPendingQueue {
-    inner: PendingQueue,
-}
+pub(crate) struct PyPendingQueue(PendingQueue);
 
 #[pymethods]
 impl PyPendingQueue {
     #[new]
     #[pyo3(signature = (max_pending_messages = 0, block_if_queue_full = false))]
     fn new(py: Python<'_>, max_pending_messages: i64, block_if_queue_full: bool) -> PyResult<Self> {
-        PendingQueue::new(max_pending_messages, block_if_queue_full)
-            .map(|inner| Self { inner })
-            .map_err(|e| e.into_py_exception(py))
+        lift(
+            py,
+            PendingQueue::new(max_pending_messages, block_if_queue_full),
+        )
+        .map(Self)
     }
 
     /// `"ok"`, or what a send would do now: `"would_block"` or
     /// `"would_fail"`.
     fn check(&self) -> &'static str {
-        match self.inner.check() {
+        match self.0.check() {
             Ok(()) => "ok",
             Err(QueueFull::WouldBlock) => "would_block",
             Err(QueueFull::WouldFail) => "would_fail",
@@ -467,45 +451,40 @@ impl PyPendingQueue {
     /// `canEnqueueRequest`: one more message enters, or
     /// `ProducerQueueIsFullError` (its `would_block` says which case).
     fn try_enqueue(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.inner
-            .try_enqueue()
-            .map_err(|e| e.into_py_exception(py))
+        lift(py, self.0.try_enqueue())
     }
 
     /// `n` messages were acknowledged or failed.
     #[pyo3(signature = (n = 1))]
     fn complete(&mut self, n: u32) {
-        self.inner.complete(n);
+        self.0.complete(n);
     }
 
     /// Messages in the queue.
     #[getter]
     fn pending(&self) -> u32 {
-        self.inner.pending()
+        self.0.pending()
     }
 
     /// `maxPendingMessages`.
     #[getter]
     fn max_pending_messages(&self) -> u32 {
-        self.inner.max_pending_messages()
+        self.0.max_pending_messages()
     }
 
     /// `blockIfQueueFull`.
     #[getter]
     fn block_if_queue_full(&self) -> bool {
-        self.inner.block_if_queue_full()
+        self.0.block_if_queue_full()
     }
 
     fn __repr__(&self) -> String {
+        let block = self.0.block_if_queue_full();
         format!(
             "PendingQueue(pending={}, max_pending_messages={}, block_if_queue_full={})",
-            self.inner.pending(),
-            self.inner.max_pending_messages(),
-            if self.inner.block_if_queue_full() {
-                "True"
-            } else {
-                "False"
-            }
+            self.0.pending(),
+            self.0.max_pending_messages(),
+            if block { "True" } else { "False" }
         )
     }
 }

@@ -102,8 +102,7 @@ unsafe fn write_hash(
 ) -> pulsar_routing_status {
     let data = try_slice!(data, len);
     let out = try_out!(hash_out);
-    out.write(hash(data));
-    pulsar_routing_status::Ok
+    out.ok(hash(data))
 }
 
 /// Calls `route` with the partitioner, the key and the partition count of
@@ -212,8 +211,7 @@ pub unsafe extern "C" fn pulsar_routing_kafka_partition_for_key(
         let key = try_slice!(key, len);
         let out = try_out!(partition_out);
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(partition_for_key(key, n));
-        pulsar_routing_status::Ok
+        out.ok(partition_for_key(key, n))
     }
 }
 
@@ -336,8 +334,7 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_partition(
         // SAFETY: the caller's contract on `key`.
         unsafe {
             rd_route(partitioner, key, len, num_partitions, |partitioner, key, n| {
-                out.write(partitioner.partition(key, n, RdRandom::one(random), Availability::All));
-                pulsar_routing_status::Ok
+                out.ok(partitioner.partition(key, n, RdRandom::one(random), Availability::All))
             })
         }
     }
@@ -430,8 +427,7 @@ impl pulsar_routing_kafka_murmur2_hasher {
     ) -> pulsar_routing_status {
         ffi_panic_boundary! {
             let out = try_out!(hash_out);
-            out.write(try_ok!(try_inline_ref!(hasher).finalize()));
-            pulsar_routing_status::Ok
+            out.ok(try_ok!(try_inline_ref!(hasher).finalize()))
         }
     }
 }

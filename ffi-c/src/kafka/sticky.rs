@@ -17,7 +17,7 @@ use pulsar_routing_core::kafka::{
 use pulsar_routing_owned::kafka::{Draw, LoadInput, availability, pair_load};
 
 use crate::error::pulsar_routing_status;
-use crate::ffi::{BoxCastable, free_box, lock, slice_from_raw_mut, to_boxed_mut_ptr};
+use crate::ffi::{BoxCastable, Out, free_box, lock, slice_from_raw_mut, to_boxed_mut_ptr};
 use crate::kafka::{optional, optional_slice, pulsar_routing_librdkafka_partitioner};
 
 /// What the Java client's `BuiltInPartitioner.nextPartition` reads when it
@@ -83,6 +83,21 @@ unsafe fn draw_from_c<'a>(
     })
 }
 
+/// Writes whether a partition was drawn, then the drawn value through
+/// `write` when there is one: the out-parameters of the calls that report
+/// an optional sticky partition.
+fn put_drawn<T>(
+    drawn: Out<'_, bool>,
+    value: Option<T>,
+    write: impl FnOnce(T),
+) -> pulsar_routing_status {
+    drawn.write(value.is_some());
+    if let Some(value) = value {
+        write(value);
+    }
+    pulsar_routing_status::Ok
+}
+
 /// The Java client's `BuiltInPartitioner.updatePartitionLoadStats`: turns
 /// the first `length` queue sizes into the cumulative frequency table **in
 /// place**, as Java does, so that a partition with a shorter queue is more
@@ -121,8 +136,7 @@ pub unsafe extern "C" fn pulsar_routing_kafka_partition_load_stats(
         let ids = try_slice!(partition_ids, partition_ids_len);
         let out = try_out!(enabled_out);
         let stats = try_ok!(PartitionLoadStats::build(queues, ids, length));
-        out.write(stats.is_some());
-        pulsar_routing_status::Ok
+        out.ok(stats.is_some())
     }
 }
 
@@ -158,8 +172,7 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_random_partition(
         // SAFETY: the caller's contract on `available`.
         let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(random_partition(n, RdRandom { first, second }, availability));
-        pulsar_routing_status::Ok
+        out.ok(random_partition(n, RdRandom { first, second }, availability))
     }
 }
 
@@ -207,8 +220,7 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_partition_with_availability(
         let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
         let partitioner = try_ok!(crate::kafka::partitioner_from_c(partitioner));
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(partitioner.partition(key, n, RdRandom { first, second }, availability));
-        pulsar_routing_status::Ok
+        out.ok(partitioner.partition(key, n, RdRandom { first, second }, availability))
     }
 }
 
@@ -229,8 +241,7 @@ pub unsafe extern "C" fn pulsar_routing_librdkafka_default_sticky_linger_ms(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(sticky_linger_ms_out);
-        out.write(default_sticky_linger_ms(linger_ms));
-        pulsar_routing_status::Ok
+        out.ok(default_sticky_linger_ms(linger_ms))
     }
 }
 
@@ -272,8 +283,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
         ffi_panic_boundary! {
             let out = try_out!(partitioner_out);
             let partitioner = try_ok!(BuiltInPartitioner::new(sticky_batch_size));
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)))
         }
     }
 
@@ -296,8 +306,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
         ffi_panic_boundary! {
             let out = try_out!(partitioner_out);
             let partitioner = BuiltInPartitioner::for_batch_size(batch_size);
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)))
         }
     }
 
@@ -319,8 +328,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
         ffi_panic_boundary! {
             let partitioner = try_box_ref!(partitioner);
             let out = try_out!(sticky_batch_size_out);
-            out.write(lock(partitioner).sticky_batch_size());
-            pulsar_routing_status::Ok
+            out.ok(lock(partitioner).sticky_batch_size())
         }
     }
 
@@ -349,13 +357,10 @@ impl pulsar_routing_kafka_built_in_partitioner {
             let drawn = try_out!(drawn_out);
             let partition = try_out!(partition_out);
             let produced = try_out!(produced_bytes_out);
-            let current = lock(partitioner).current();
-            drawn.write(current.is_some());
-            if let Some((p, bytes)) = current {
+            put_drawn(drawn, lock(partitioner).current(), |(p, bytes)| {
                 partition.write(p);
                 produced.write(bytes);
-            }
-            pulsar_routing_status::Ok
+            })
         }
     }
 
@@ -394,8 +399,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
             let choice = try_ok!(unsafe { draw_from_c(choice) });
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             let choice = try_ok!(choice.build());
-            out.write(try_ok!(lock(partitioner).peek_partition(n, &choice)));
-            pulsar_routing_status::Ok
+            out.ok(try_ok!(lock(partitioner).peek_partition(n, &choice)))
         }
     }
 
@@ -442,11 +446,7 @@ impl pulsar_routing_kafka_built_in_partitioner {
                 n,
                 &choice,
             ));
-            switched.write(next.is_some());
-            if let Some(p) = next {
-                out.write(p);
-            }
-            pulsar_routing_status::Ok
+            put_drawn(switched, next, |p| out.write(p))
         }
     }
 
@@ -505,8 +505,7 @@ impl pulsar_routing_kafka_java_client_partitioner {
         ffi_panic_boundary! {
             let out = try_out!(partitioner_out);
             let partitioner = JavaClientPartitioner::new(batch_size, ignore_keys);
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(partitioner)))
         }
     }
 
@@ -559,14 +558,13 @@ impl pulsar_routing_kafka_java_client_partitioner {
             let choice = try_ok!(unsafe { draw_from_c(choice) });
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
             let choice = try_ok!(choice.build());
-            out.write(try_ok!(lock(partitioner).append(
+            out.ok(try_ok!(lock(partitioner).append(
                 key,
                 appended_bytes,
                 enable_switch,
                 n,
                 &choice,
-            )));
-            pulsar_routing_status::Ok
+            )))
         }
     }
 
@@ -592,13 +590,10 @@ impl pulsar_routing_kafka_java_client_partitioner {
             let drawn = try_out!(drawn_out);
             let partition = try_out!(partition_out);
             let produced = try_out!(produced_bytes_out);
-            let current = lock(partitioner).sticky().current();
-            drawn.write(current.is_some());
-            if let Some((p, bytes)) = current {
+            put_drawn(drawn, lock(partitioner).sticky().current(), |(p, bytes)| {
                 partition.write(p);
                 produced.write(bytes);
-            }
-            pulsar_routing_status::Ok
+            })
         }
     }
 
@@ -664,8 +659,7 @@ impl pulsar_routing_librdkafka_producer {
             let out = try_out!(producer_out);
             let partitioner = try_ok!(crate::kafka::partitioner_from_c(partitioner));
             let producer = try_ok!(LibrdkafkaProducer::new(partitioner, sticky_linger_ms));
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(producer)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(producer)))
         }
     }
 
@@ -718,14 +712,13 @@ impl pulsar_routing_librdkafka_producer {
             // SAFETY: the caller's contract on `available`.
             let availability = availability(try_ok!(unsafe { optional_slice(available, available_len) }));
             let n = try_ok!(PartitionCount::from_i64(num_partitions));
-            out.write(try_ok!(lock(producer).partition(
+            out.ok(try_ok!(lock(producer).partition(
                 key,
                 n,
                 now_us,
                 RdRandom { first, second },
                 availability,
-            )));
-            pulsar_routing_status::Ok
+            )))
         }
     }
 
@@ -751,12 +744,7 @@ impl pulsar_routing_librdkafka_producer {
             let producer = try_box_ref!(producer);
             let drawn = try_out!(drawn_out);
             let partition = try_out!(partition_out);
-            let sticky = lock(producer).sticky_partition();
-            drawn.write(sticky.is_some());
-            if let Some(p) = sticky {
-                partition.write(p);
-            }
-            pulsar_routing_status::Ok
+            put_drawn(drawn, lock(producer).sticky_partition(), |p| partition.write(p))
         }
     }
 
@@ -779,8 +767,7 @@ impl pulsar_routing_librdkafka_producer {
         ffi_panic_boundary! {
             let producer = try_box_ref!(producer);
             let out = try_out!(partitioner_out);
-            out.write(crate::kafka::partitioner_to_c(lock(producer).partitioner()));
-            pulsar_routing_status::Ok
+            out.ok(crate::kafka::partitioner_to_c(lock(producer).partitioner()))
         }
     }
 

@@ -212,11 +212,10 @@ pub(crate) fn keyed_partition(
 ) -> pulsar_routing_status {
     let n = try_ok!(PartitionCount::from_i64(num_partitions));
     let keying = try_ok!(ProfileKeying::new(profile, config));
-    match try_ok!(keying.partition(message, n)) {
-        Some(partition) => out.write(partition),
-        None => return pulsar_routing_status::NoKey,
-    }
-    pulsar_routing_status::Ok
+    let Some(partition) = try_ok!(keying.partition(message, n)) else {
+        return pulsar_routing_status::NoKey;
+    };
+    out.ok(partition)
 }
 
 /// The profile message of a C key and ordering key (NULL: none, with a
@@ -313,8 +312,7 @@ pub unsafe extern "C" fn pulsar_routing_client_profile_default_scheme(
     ffi_panic_boundary! {
         let out = try_out!(scheme_out);
         let config = try_ok!(default_config(profile));
-        out.write(scheme_to_c(config.scheme, config.boost));
-        pulsar_routing_status::Ok
+        out.ok(scheme_to_c(config.scheme, config.boost))
     }
 }
 
@@ -431,8 +429,7 @@ pub unsafe extern "C" fn pulsar_routing_profile_hash_bytes(
         let key = try_slice!(key, len);
         let out = try_out!(hash_out);
         let hash = try_ok!(hash_from_c(hash));
-        out.write(try_ok!(hash.hash_bytes(key)));
-        pulsar_routing_status::Ok
+        out.ok(try_ok!(hash.hash_bytes(key)))
     }
 }
 
@@ -531,8 +528,7 @@ pub unsafe extern "C" fn pulsar_routing_go_partition_index(
         let topic = try_slice!(topic, len);
         let out = try_out!(index_out);
         let topic = try_utf8!(topic);
-        out.write(try_ok!(go_partition_index(topic)));
-        pulsar_routing_status::Ok
+        out.ok(try_ok!(go_partition_index(topic)))
     }
 }
 
@@ -561,8 +557,7 @@ pub unsafe extern "C" fn pulsar_routing_cpp_partition_index(
         let local_name = try_slice!(local_name, len);
         let out = try_out!(index_out);
         let local_name = try_utf8!(local_name);
-        out.write(cpp_partition_index(local_name));
-        pulsar_routing_status::Ok
+        out.ok(cpp_partition_index(local_name))
     }
 }
 
@@ -591,8 +586,7 @@ pub unsafe extern "C" fn pulsar_routing_cpp_partitioned_producer_check(
     ffi_panic_boundary! {
         let out = try_out!(partition_out);
         let n = try_ok!(PartitionCount::from_i64(num_partitions));
-        out.write(try_ok!(cpp_producer_send(ClientProfile::Cpp, partition, n)));
-        pulsar_routing_status::Ok
+        out.ok(try_ok!(cpp_producer_send(ClientProfile::Cpp, partition, n)))
     }
 }
 
@@ -665,8 +659,7 @@ pub unsafe extern "C" fn pulsar_routing_boost_hash_raw(
             }
             _ => return pulsar_routing_status::UnknownClientHashingScheme,
         };
-        out.write(generation.hash_raw(key, char_signedness(char_unsigned)));
-        pulsar_routing_status::Ok
+        out.ok(generation.hash_raw(key, char_signedness(char_unsigned)))
     }
 }
 
@@ -694,7 +687,6 @@ pub unsafe extern "C" fn pulsar_routing_go_atoi(
         let text = try_slice!(text, len);
         let out = try_out!(value_out);
         let text = try_utf8!(text);
-        out.write(try_ok!(go_atoi(text)));
-        pulsar_routing_status::Ok
+        out.ok(try_ok!(go_atoi(text)))
     }
 }

@@ -135,8 +135,7 @@ pub unsafe extern "C" fn pulsar_routing_profile_config_default(
     ffi_panic_boundary! {
         let out = try_out!(config_out);
         let config = try_ok!(default_config(profile));
-        out.write(pulsar_routing_profile_config::from_core(&config));
-        pulsar_routing_status::Ok
+        out.ok(pulsar_routing_profile_config::from_core(&config))
     }
 }
 
@@ -168,8 +167,7 @@ pub unsafe extern "C" fn pulsar_routing_profile_keying_hash(
         let out = try_out!(hash_out);
         let (profile, config) = try_ok!(config.with_profile(profile));
         let keying = try_ok!(ProfileKeying::new(profile, &config));
-        out.write(hash_to_c(keying.hash()));
-        pulsar_routing_status::Ok
+        out.ok(hash_to_c(keying.hash()))
     }
 }
 
@@ -281,8 +279,7 @@ impl pulsar_routing_profile_router {
             let (profile, config) = try_ok!(config.with_profile(profile));
             let seed = ProfileSeed { start, created_ns };
             let router = try_ok!(ProfileRouter::new(profile, &config, seed));
-            out.write(to_boxed_mut_ptr::<Self>(Mutex::new(router)));
-            pulsar_routing_status::Ok
+            out.ok(to_boxed_mut_ptr::<Self>(Mutex::new(router)))
         }
     }
 
@@ -344,8 +341,7 @@ impl pulsar_routing_profile_router {
             // A panic while the lock was held left the state unspecified,
             // as the PANIC status documents; it is still memory-safe.
             let mut router = lock(router);
-            out.write(try_ok!(router.route(&message, n, now_ns)));
-            pulsar_routing_status::Ok
+            out.ok(try_ok!(router.route(&message, n, now_ns)))
         }
     }
 
@@ -368,8 +364,7 @@ impl pulsar_routing_profile_router {
             let router = try_box_ref!(router);
             let out = try_out!(profile_out);
             let profile = lock(router).profile();
-            out.write(profile_to_c(profile));
-            pulsar_routing_status::Ok
+            out.ok(profile_to_c(profile))
         }
     }
 

@@ -80,9 +80,7 @@ impl Choice {
 /// lengths when `queue_sizes` and `partition_ids` (adaptive partitioning)
 /// are given.
 #[pyclass(frozen, module = "pulsar_routing", name = "KafkaBuiltInPartitioner")]
-pub(crate) struct PyKafkaBuiltInPartitioner {
-    inner: Mutex<BuiltInPartitioner>,
-}
+pub(crate) struct PyKafkaBuiltInPartitioner(Mutex<BuiltInPartitioner>);
 
 #[pymethods]
 impl PyKafkaBuiltInPartitioner {
@@ -90,9 +88,9 @@ impl PyKafkaBuiltInPartitioner {
     #[new]
     #[pyo3(signature = (sticky_batch_size, /))]
     fn new(sticky_batch_size: i32) -> PyResult<Self> {
-        Ok(Self {
-            inner: Mutex::new(BuiltInPartitioner::new(sticky_batch_size).map_err(kafka_error)?),
-        })
+        Ok(Self(Mutex::new(
+            BuiltInPartitioner::new(sticky_batch_size).map_err(kafka_error)?,
+        )))
     }
 
     /// The partitioner `KafkaProducer` builds from `batch.size`:
@@ -100,9 +98,7 @@ impl PyKafkaBuiltInPartitioner {
     #[staticmethod]
     #[pyo3(signature = (batch_size = 16384))]
     fn for_batch_size(batch_size: i32) -> Self {
-        Self {
-            inner: Mutex::new(BuiltInPartitioner::for_batch_size(batch_size)),
-        }
+        Self(Mutex::new(BuiltInPartitioner::for_batch_size(batch_size)))
     }
 
     /// `peekCurrentPartitionInfo`: the partition the next keyless record
@@ -124,7 +120,7 @@ impl PyKafkaBuiltInPartitioner {
     ) -> PyResult<u32> {
         let n = partition_count(py, num_partitions)?;
         let mut choice = Choice::new(random, available, queue_sizes, partition_ids, load_length)?;
-        choice.with(|c| lock(&self.inner).peek_partition(n, c))
+        choice.with(|c| lock(&self.0).peek_partition(n, c))
     }
 
     /// `updatePartitionInfo` after a keyless record of `appended_bytes`
@@ -148,26 +144,25 @@ impl PyKafkaBuiltInPartitioner {
     ) -> PyResult<Option<u32>> {
         let n = partition_count(py, num_partitions)?;
         let mut choice = Choice::new(random, available, queue_sizes, partition_ids, load_length)?;
-        choice
-            .with(|c| lock(&self.inner).update_partition_info(appended_bytes, enable_switch, n, c))
+        choice.with(|c| lock(&self.0).update_partition_info(appended_bytes, enable_switch, n, c))
     }
 
     /// The byte threshold for switching.
     #[getter]
     fn sticky_batch_size(&self) -> i32 {
-        lock(&self.inner).sticky_batch_size()
+        lock(&self.0).sticky_batch_size()
     }
 
     /// `(partition, bytes produced to it)`, or `None` before the first draw.
     #[getter]
     fn current(&self) -> Option<(u32, i32)> {
-        lock(&self.inner).current()
+        lock(&self.0).current()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "KafkaBuiltInPartitioner({})",
-            lock(&self.inner).sticky_batch_size()
+            lock(&self.0).sticky_batch_size()
         )
     }
 }
@@ -178,18 +173,15 @@ impl PyKafkaBuiltInPartitioner {
 /// `ignore_keys`; a keyless one to the built-in sticky partition, its
 /// bytes counting towards the switch.
 #[pyclass(frozen, module = "pulsar_routing", name = "KafkaJavaClientPartitioner")]
-pub(crate) struct PyKafkaJavaClientPartitioner {
-    inner: Mutex<JavaClientPartitioner>,
-}
+pub(crate) struct PyKafkaJavaClientPartitioner(Mutex<JavaClientPartitioner>);
 
 #[pymethods]
 impl PyKafkaJavaClientPartitioner {
     #[new]
     #[pyo3(signature = (batch_size = 16384, *, ignore_keys = false))]
     fn new(batch_size: i32, ignore_keys: bool) -> Self {
-        Self {
-            inner: Mutex::new(JavaClientPartitioner::new(batch_size, ignore_keys)),
-        }
+        let partitioner = JavaClientPartitioner::new(batch_size, ignore_keys);
+        Self(Mutex::new(partitioner))
     }
 
     /// The partition a record with `key` (`str` as its UTF-8 bytes,
@@ -217,19 +209,19 @@ impl PyKafkaJavaClientPartitioner {
         let n = partition_count(py, num_partitions)?;
         let key = client_key(key, &"key")?.bytes();
         let mut choice = Choice::new(random, available, queue_sizes, partition_ids, load_length)?;
-        choice.with(|c| lock(&self.inner).append(key, appended_bytes, enable_switch, n, c))
+        choice.with(|c| lock(&self.0).append(key, appended_bytes, enable_switch, n, c))
     }
 
     /// The sticky partitioner's `(partition, bytes)`, or `None`.
     #[getter]
     fn current(&self) -> Option<(u32, i32)> {
-        lock(&self.inner).sticky().current()
+        lock(&self.0).sticky().current()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "KafkaJavaClientPartitioner({})",
-            lock(&self.inner).sticky().sticky_batch_size()
+            lock(&self.0).sticky().sticky_batch_size()
         )
     }
 }
@@ -248,9 +240,7 @@ fn rd_random(random: i64, second_random: Option<i64>) -> PyResult<RdRandom> {
 /// re-drawn every `sticky_linger_ms` or at once when it has no leader
 /// (unless the partitioner is `random`); other keys to the partitioner.
 #[pyclass(frozen, module = "pulsar_routing", name = "LibrdkafkaProducer")]
-pub(crate) struct PyLibrdkafkaProducer {
-    inner: Mutex<LibrdkafkaProducer>,
-}
+pub(crate) struct PyLibrdkafkaProducer(Mutex<LibrdkafkaProducer>);
 
 #[pymethods]
 impl PyLibrdkafkaProducer {
@@ -264,9 +254,7 @@ impl PyLibrdkafkaProducer {
             sticky_linger_ms,
         )
         .map_err(kafka_error)?;
-        Ok(Self {
-            inner: Mutex::new(producer),
-        })
+        Ok(Self(Mutex::new(producer)))
     }
 
     /// The partition of a message with `key` produced at `now_us`
@@ -295,7 +283,7 @@ impl PyLibrdkafkaProducer {
         let n = partition_count(py, num_partitions)?;
         let key = client_key(key, &"key")?.bytes();
         let random = rd_random(random, second_random)?;
-        lock(&self.inner)
+        lock(&self.0)
             .partition(key, n, now_us, random, availability(available.as_deref()))
             .map_err(kafka_error)
     }
@@ -303,19 +291,19 @@ impl PyLibrdkafkaProducer {
     /// The configured partitioner's name.
     #[getter]
     fn partitioner(&self) -> &'static str {
-        lock(&self.inner).partitioner().name()
+        lock(&self.0).partitioner().name()
     }
 
     /// The current sticky partition, or `None`.
     #[getter]
     fn sticky_partition(&self) -> Option<u32> {
-        lock(&self.inner).sticky_partition()
+        lock(&self.0).sticky_partition()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "LibrdkafkaProducer({:?})",
-            lock(&self.inner).partitioner().name()
+            lock(&self.0).partitioner().name()
         )
     }
 }

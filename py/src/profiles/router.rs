@@ -52,9 +52,7 @@ pub(crate) fn int_bits(value: i64, what: &str) -> PyResult<u32> {
 /// start message that producer routes at creation: keyless round robin
 /// shifts by one message.
 #[pyclass(frozen, module = "pulsar_routing", name = "ProfileRouter")]
-pub(crate) struct PyProfileRouter {
-    inner: Mutex<ProfileRouter>,
-}
+pub(crate) struct PyProfileRouter(Mutex<ProfileRouter>);
 
 #[pymethods]
 impl PyProfileRouter {
@@ -98,9 +96,7 @@ impl PyProfileRouter {
         let config = options.config(profile);
         let router = ProfileRouter::new(profile, &config, ProfileSeed { start, created_ns })
             .map_err(|e| config_error(e.to_string()))?;
-        Ok(Self {
-            inner: Mutex::new(router),
-        })
+        Ok(Self(Mutex::new(router)))
     }
 
     /// Routes one message and advances the keyless state: `key` is `str`,
@@ -126,19 +122,17 @@ impl PyProfileRouter {
         let n = partition_count(py, num_partitions)?;
         with_message(key, ordering_key, payload_len, |message| {
             let now = now_ns.unwrap_or_else(epoch_ns);
-            lock(&self.inner)
-                .route(message, n, now)
-                .map_err(route_error)
+            lock(&self.0).route(message, n, now).map_err(route_error)
         })
     }
 
     /// The client (`"java"`, `"go"`, ...).
     #[getter]
     fn profile(&self) -> &'static str {
-        lock(&self.inner).profile().name()
+        lock(&self.0).profile().name()
     }
 
     fn __repr__(&self) -> String {
-        format!("ProfileRouter({:?})", lock(&self.inner).profile().name())
+        format!("ProfileRouter({:?})", lock(&self.0).profile().name())
     }
 }
