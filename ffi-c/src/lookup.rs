@@ -963,9 +963,7 @@ unsafe fn read_key(
     for i in 0..count {
         // SAFETY: both arrays hold `count` valid string pointers by the
         // contract.
-        let (n, v) = unsafe { (*names.add(i), *values.add(i)) };
-        // SAFETY: as above.
-        let (n, v) = unsafe { (req_cstr(n)?, req_cstr(v)?) };
+        let (n, v) = unsafe { (req_cstr(*names.add(i))?, req_cstr(*values.add(i))?) };
         props.push((n.to_owned(), v.to_owned()));
     }
     Ok(OwnedLookupKey::new(topic, props))

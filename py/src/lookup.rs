@@ -635,11 +635,8 @@ impl PyBackoff {
     #[new]
     #[pyo3(signature = (initial_ms = 100, max_ms = 60_000, mandatory_stop_ms = 60_000))]
     fn new(initial_ms: u64, max_ms: u64, mandatory_stop_ms: u64) -> Self {
-        Self(Mutex::new(Backoff::new(
-            initial_ms,
-            max_ms,
-            mandatory_stop_ms,
-        )))
+        let backoff = Backoff::new(initial_ms, max_ms, mandatory_stop_ms);
+        Self(Mutex::new(backoff))
     }
 
     /// The next delay at `now_ms`; `random` stands for Java's
