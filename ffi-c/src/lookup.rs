@@ -23,24 +23,15 @@ use pulsar_routing_core::lookup::{
     LookupResponse, LookupThrottle, MetadataOptions, PartitionedMetadataLookup, ServerError,
 };
 use pulsar_routing_owned::lookup::{
-    ArgumentError, Explanation, FlatAction, MetadataEvent, OwnedLookupAction, OwnedLookupKey,
+    ActionParts, ArgumentError, MetadataEvent, OwnedLookupAction, OwnedLookupKey,
     OwnedMetadataAction, OwnedMetadataKey, OwnedTopicLookup, Waiting, lookup_timeout, metadata_key,
     optional_server_error, profile_of_code, response_type_of_code, topic_lookup,
 };
 
 use crate::error::{pulsar_routing_status, status_from};
-use crate::ffi::{BoxCastable, Out, OutBuf, free_box, lock, to_boxed_mut_ptr, write_display};
-
-/// The `Ok` value, or returns the status in `Err` from the enclosing
-/// exported body (with the status's own message, as a bare status).
-macro_rules! try_status {
-    ($result:expr) => {
-        match $result {
-            Ok(value) => value,
-            Err(status) => return status,
-        }
-    };
-}
+use crate::ffi::{
+    BoxCastable, Out, OutBuf, free_box, lock, slice_from_raw, to_boxed_mut_ptr, write_display,
+};
 
 /// A lookup profile: one of the `PULSAR_ROUTING_LOOKUP_PROFILE_*` values.
 pub type pulsar_routing_lookup_profile = u32;
@@ -196,14 +187,14 @@ status_from! {
     }
 }
 
-/// The C form of a flat action: its kind's code and fields, the attempt
-/// and the error behind it (`OK` and -1 for none), its strings kept in
-/// `strings`.
+/// The C form of an action of either driver: its kind's code and fields,
+/// the attempt and the error behind it (`OK` and -1 for none), its
+/// strings kept in `strings`.
 fn c_action(
-    flat: FlatAction<'_>,
-    e: &Explanation,
+    action: &impl ActionParts,
     strings: &mut ActionStrings,
 ) -> pulsar_routing_lookup_action {
+    let (flat, e) = (action.flat_action(), action.explanation_of());
     strings.logical = flat.logical_address.map(c_string);
     strings.physical = flat.physical_address.map(c_string);
     strings.reason = c_string(e.reason());
@@ -253,7 +244,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_options_default(
     ffi_panic_boundary! {
         let out = try_out!(options_out);
         let d = LookupOptions::default();
-        out.write(pulsar_routing_lookup_options {
+        out.ok(pulsar_routing_lookup_options {
             use_tls: d.use_tls,
             max_redirects: d.max_redirects,
             profile: PULSAR_ROUTING_LOOKUP_PROFILE_JAVA,
@@ -262,8 +253,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_options_default(
             retry: d.retry,
             detect_redirect_loops: d.detect_redirect_loops,
             jitter_seed: d.jitter_seed,
-        });
-        pulsar_routing_status::Ok
+        })
     }
 }
 
@@ -332,26 +322,43 @@ impl BoxCastable for pulsar_routing_topic_lookup {
     type RustType = Driver<OwnedTopicLookup>;
 }
 
-/// Runs `f` on the locked driver behind `lookup` and writes the action
-/// to `action_out`.
+/// The one path of both drivers' events: checks `handle` and
+/// `action_out` (before `f` reads anything of the caller's), runs `f` on
+/// the locked driver and writes the action it returns to `action_out`; a
+/// status `f` returns instead is the call's.
 ///
 /// # Safety
-/// `lookup` is NULL or a live handle, `action_out` NULL or valid for
+/// `handle` is NULL or a live handle, `action_out` NULL or valid for
 /// writing.
+unsafe fn act<H, D, A: ActionParts>(
+    handle: *const H,
+    action_out: *mut pulsar_routing_lookup_action,
+    f: impl FnOnce(&mut D) -> Result<A, pulsar_routing_status>,
+) -> pulsar_routing_status
+where
+    H: BoxCastable<RustType = Driver<D>>,
+{
+    let handle = try_box_ref!(handle);
+    let out = try_out!(action_out);
+    // A poisoned lock means an earlier call panicked: the state is still
+    // memory-safe, and the status of that call said so.
+    let mut inner = lock(handle);
+    let (driver, strings) = &mut *inner;
+    let action = try_ok!(f(driver));
+    out.ok(c_action(&action, strings))
+}
+
+/// [`act`] for a topic lookup event, which cannot fail.
+///
+/// # Safety
+/// As for [`act`].
 unsafe fn drive(
     lookup: *const pulsar_routing_topic_lookup,
     action_out: *mut pulsar_routing_lookup_action,
     f: impl for<'a> FnOnce(&'a mut OwnedTopicLookup) -> LookupAction<'a>,
 ) -> pulsar_routing_status {
-    let handle = try_box_ref!(lookup);
-    let out = try_out!(action_out);
-    // A poisoned lock means an earlier call panicked: the state is still
-    // memory-safe, and the status of that call said so.
-    let mut inner = lock(handle);
-    let (lookup, strings) = &mut *inner;
-    let action = OwnedLookupAction::drive(lookup, f);
-    out.write(c_action(action.flat(), action.explanation(), strings));
-    pulsar_routing_status::Ok
+    // SAFETY: by this function's contract.
+    unsafe { act(lookup, action_out, |l| Ok(OwnedLookupAction::drive(l, f))) }
 }
 
 /// A topic lookup starting at `service_address` (NUL-terminated UTF-8),
@@ -379,16 +386,15 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_new(
     ffi_panic_boundary! {
         let out = try_out!(lookup_out);
         // SAFETY: NULL or valid by the contract.
-        let service = try_status!(unsafe { req_cstr(service_address) });
+        let service = try_ok!(unsafe { req_cstr(service_address) });
         // SAFETY: NULL or valid for reading by the contract.
         let options = match unsafe { options.as_ref() } {
-            Some(o) => try_status!(o.to_core()),
+            Some(o) => try_ok!(o.to_core()),
             None => LookupOptions::default(),
         };
         let lookup = try_ok!(topic_lookup(service, options, chain_capacity));
         let handle = Mutex::new((lookup, ActionStrings::default()));
-        out.write(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(handle));
-        pulsar_routing_status::Ok
+        out.ok(to_boxed_mut_ptr::<pulsar_routing_topic_lookup>(handle))
     }
 }
 
@@ -452,32 +458,30 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_on_response(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        // SAFETY: NULL or valid for reading by the contract.
-        let Some(r) = (unsafe { response.as_ref() }) else {
-            return pulsar_routing_status::NullParameter;
+        let event = |l: &mut OwnedTopicLookup| {
+            // SAFETY: NULL or valid for reading by the contract.
+            let r = unsafe { response.as_ref() };
+            let r = r.ok_or(pulsar_routing_status::NullParameter)?;
+            let error = optional_server_error(r.error)?;
+            // SAFETY: each string is NULL or valid by the contract.
+            let (url, tls, message) = unsafe {
+                let url = opt_cstr(r.broker_service_url)?;
+                (url, opt_cstr(r.broker_service_url_tls)?, opt_cstr(r.message)?)
+            };
+            let response = LookupResponse {
+                response: response_type_of_code(r.response),
+                broker_service_url: url,
+                broker_service_url_tls: tls,
+                authoritative: r.authoritative,
+                proxy_through_service_url: r.proxy_through_service_url,
+                error,
+                message,
+            };
+            Ok(OwnedLookupAction::drive(l, |l| l.on_response(&response, now_ms)))
         };
-        // Every pointer is checked before the response is read.
-        if lookup.is_null() || action_out.is_null() {
-            return pulsar_routing_status::NullParameter;
-        }
-        let error = try_status!(optional_server_error(r.error).map_err(pulsar_routing_status::from));
-        // SAFETY: each string is NULL or valid by the contract.
-        let url = try_status!(unsafe { opt_cstr(r.broker_service_url) });
-        // SAFETY: as above.
-        let tls = try_status!(unsafe { opt_cstr(r.broker_service_url_tls) });
-        // SAFETY: as above.
-        let message = try_status!(unsafe { opt_cstr(r.message) });
-        let response = LookupResponse {
-            response: response_type_of_code(r.response),
-            broker_service_url: url,
-            broker_service_url_tls: tls,
-            authoritative: r.authoritative,
-            proxy_through_service_url: r.proxy_through_service_url,
-            error,
-            message,
-        };
-        // SAFETY: by the contract.
-        unsafe { drive(lookup, action_out, |l| l.on_response(&response, now_ms)) }
+        // SAFETY: by the contract; `act` checks every pointer before the
+        // event reads the response.
+        unsafe { act(lookup, action_out, event) }
     }
 }
 
@@ -621,8 +625,7 @@ pub unsafe extern "C" fn pulsar_routing_topic_lookup_chain_len(
     ffi_panic_boundary! {
         let handle = try_box_ref!(lookup);
         let out = try_out!(len_out);
-        out.write(lock(handle).0.chain().count());
-        pulsar_routing_status::Ok
+        out.ok(lock(handle).0.chain().count())
     }
 }
 
@@ -719,7 +722,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
     ffi_panic_boundary! {
         let out = try_out!(metadata_out);
         // SAFETY: NULL or valid by the contract.
-        let service = try_status!(unsafe { req_cstr(service_address) });
+        let service = try_ok!(unsafe { req_cstr(service_address) });
         // SAFETY: NULL or valid for reading by the contract.
         let options = match unsafe { options.as_ref() } {
             Some(o) => MetadataOptions {
@@ -733,8 +736,7 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_new(
         };
         let m = try_ok!(PartitionedMetadataLookup::new(service, options));
         let handle = Mutex::new((m, ActionStrings::default()));
-        out.write(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(handle));
-        pulsar_routing_status::Ok
+        out.ok(to_boxed_mut_ptr::<pulsar_routing_partitioned_metadata>(handle))
     }
 }
 
@@ -813,22 +815,24 @@ pub unsafe extern "C" fn pulsar_routing_partitioned_metadata_on_event(
     action_out: *mut pulsar_routing_lookup_action,
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
-        let handle = try_box_ref!(metadata);
-        let out = try_out!(action_out);
-        let message = if message.is_null() && message_len == 0 {
-            None
-        } else {
-            Some(try_utf8!(try_slice!(message, message_len)))
+        let on = |m: &mut PartitionedMetadataLookup| {
+            let message = if message.is_null() && message_len == 0 {
+                None
+            } else {
+                // SAFETY: NULL or valid for `message_len` bytes by the contract.
+                let bytes = unsafe { slice_from_raw(message, message_len) };
+                let bytes = bytes.ok_or(pulsar_routing_status::NullParameter)?;
+                let text = core::str::from_utf8(bytes);
+                Some(text.map_err(|_| pulsar_routing_status::InvalidUtf8)?)
+            };
+            // The event codes are the owned layer's (`MetadataEvent::of_code`).
+            let error = optional_server_error(server_error)?;
+            let event = MetadataEvent::of_code(event, flag, partitions, error, message)?;
+            Ok(OwnedMetadataAction::on(m, event, now_ms))
         };
-        // The event codes are the owned layer's (`MetadataEvent::of_code`).
-        let event = optional_server_error(server_error)
-            .and_then(|error| MetadataEvent::of_code(event, flag, partitions, error, message));
-        let event = try_status!(event.map_err(pulsar_routing_status::from));
-        let mut guard = lock(handle);
-        let (m, strings) = &mut *guard;
-        let action = OwnedMetadataAction::on(m, event, now_ms);
-        out.write(c_action(action.flat(), action.explanation(), strings));
-        pulsar_routing_status::Ok
+        // SAFETY: by the contract; `act` checks every pointer before `on`
+        // reads the message.
+        unsafe { act(metadata, action_out, on) }
     }
 }
 
@@ -919,8 +923,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_new(
     ffi_panic_boundary! {
         let out = try_out!(coalescer_out);
         let table = Mutex::new(Waiting::new(capacity));
-        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_coalescer>(table));
-        pulsar_routing_status::Ok
+        out.ok(to_boxed_mut_ptr::<pulsar_routing_lookup_coalescer>(table))
     }
 }
 
@@ -960,9 +963,7 @@ unsafe fn read_key(
     for i in 0..count {
         // SAFETY: both arrays hold `count` valid string pointers by the
         // contract.
-        let (n, v) = unsafe { (*names.add(i), *values.add(i)) };
-        // SAFETY: as above.
-        let (n, v) = unsafe { (req_cstr(n)?, req_cstr(v)?) };
+        let (n, v) = unsafe { (req_cstr(*names.add(i))?, req_cstr(*values.add(i))?) };
         props.push((n.to_owned(), v.to_owned()));
     }
     Ok(OwnedLookupKey::new(topic, props))
@@ -996,7 +997,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_join(
         let leader = try_out!(leader_out);
         let waiters = try_out!(waiters_out);
         // SAFETY: by the contract.
-        let key = try_status!(unsafe { read_key(topic, names, values, count) });
+        let key = try_ok!(unsafe { read_key(topic, names, values, count) });
         join(table, key, leader, waiters)
     }
 }
@@ -1024,7 +1025,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_coalescer_complete(
         let table = try_box_ref!(coalescer);
         let waiters = try_out!(waiters_out);
         // SAFETY: by the contract.
-        let key = try_status!(unsafe { read_key(topic, names, values, count) });
+        let key = try_ok!(unsafe { read_key(topic, names, values, count) });
         complete(table, &key, waiters)
     }
 }
@@ -1042,8 +1043,7 @@ fn join<K: PartialEq>(
     match lock(table).join(key, ()) {
         Ok((is_leader, n)) => {
             leader.write(is_leader);
-            waiters.write(n);
-            pulsar_routing_status::Ok
+            waiters.ok(n)
         }
         Err(CoalesceError::TableFull { .. }) => pulsar_routing_status::LookupCoalescingTableFull,
         Err(_) => pulsar_routing_status::LookupTooManyWaiters,
@@ -1057,8 +1057,7 @@ fn complete<K: PartialEq>(
     waiters: Out<'_, u32>,
 ) -> pulsar_routing_status {
     let n = lock(table).complete(key).len();
-    waiters.write(u32::try_from(n).unwrap_or(u32::MAX));
-    pulsar_routing_status::Ok
+    waiters.ok(u32::try_from(n).unwrap_or(u32::MAX))
 }
 
 /// The table of partitioned-metadata requests in flight, keyed by (topic,
@@ -1092,8 +1091,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_new(
     ffi_panic_boundary! {
         let out = try_out!(coalescer_out);
         let table = Mutex::new(Waiting::new(capacity));
-        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_metadata_coalescer>(table));
-        pulsar_routing_status::Ok
+        out.ok(to_boxed_mut_ptr::<pulsar_routing_lookup_metadata_coalescer>(table))
     }
 }
 
@@ -1141,7 +1139,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_join(
         let leader = try_out!(leader_out);
         let waiters = try_out!(waiters_out);
         // SAFETY: NULL or a valid string by the contract.
-        let topic = try_status!(unsafe { req_cstr(topic) });
+        let topic = try_ok!(unsafe { req_cstr(topic) });
         let key = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
         join(table, key, leader, waiters)
     }
@@ -1169,7 +1167,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_metadata_coalescer_complete(
         let table = try_box_ref!(coalescer);
         let waiters = try_out!(waiters_out);
         // SAFETY: NULL or a valid string by the contract.
-        let topic = try_status!(unsafe { req_cstr(topic) });
+        let topic = try_ok!(unsafe { req_cstr(topic) });
         let key = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
         complete(table, &key, waiters)
     }
@@ -1201,10 +1199,9 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_new(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(throttle_out);
-        out.write(to_boxed_mut_ptr::<pulsar_routing_lookup_throttle>(Mutex::new(
+        out.ok(to_boxed_mut_ptr::<pulsar_routing_lookup_throttle>(Mutex::new(
             LookupThrottle::new(concurrent_lookup_requests, max_lookup_requests),
-        )));
-        pulsar_routing_status::Ok
+        )))
     }
 }
 
@@ -1244,8 +1241,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_acquire(
         let t = try_box_ref!(throttle);
         let send_now = try_out!(send_now_out);
         let admission = try_ok!(lock(t).try_acquire());
-        send_now.write(admission == Admission::SendNow);
-        pulsar_routing_status::Ok
+        send_now.ok(admission == Admission::SendNow)
     }
 }
 
@@ -1273,8 +1269,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_counts(
         let queued = try_out!(queued_out);
         let t = lock(t);
         in_flight.write(t.in_flight());
-        queued.write(t.queued());
-        pulsar_routing_status::Ok
+        queued.ok(t.queued())
     }
 }
 
@@ -1295,8 +1290,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_release(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let out = try_out!(send_queued_out);
-        out.write(lock(t).release());
-        pulsar_routing_status::Ok
+        out.ok(lock(t).release())
     }
 }
 
@@ -1316,8 +1310,7 @@ pub unsafe extern "C" fn pulsar_routing_lookup_throttle_cancel_queued(
     ffi_panic_boundary! {
         let t = try_box_ref!(throttle);
         let out = try_out!(cancelled_out);
-        out.write(lock(t).cancel_queued());
-        pulsar_routing_status::Ok
+        out.ok(lock(t).cancel_queued())
     }
 }
 
@@ -1380,8 +1373,7 @@ pub unsafe extern "C" fn pulsar_routing_backoff_next(
     ffi_panic_boundary! {
         let b: &mut Backoff = try_inline_mut!(backoff);
         let out = try_out!(delay_ms_out);
-        out.write(b.next(now_ms, random));
-        pulsar_routing_status::Ok
+        out.ok(b.next(now_ms, random))
     }
 }
 

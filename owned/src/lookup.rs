@@ -910,6 +910,33 @@ impl OwnedMetadataAction {
     }
 }
 
+/// What the bindings read of an action of either driver: its flat
+/// record and its explanation, so that one path serves both handles.
+pub trait ActionParts {
+    /// The action as a flat record.
+    fn flat_action(&self) -> FlatAction<'_>;
+    /// The attempt, the error, the broker's message and the reason.
+    fn explanation_of(&self) -> &Explanation;
+}
+
+impl ActionParts for OwnedLookupAction {
+    fn flat_action(&self) -> FlatAction<'_> {
+        self.flat()
+    }
+    fn explanation_of(&self) -> &Explanation {
+        self.explanation()
+    }
+}
+
+impl ActionParts for OwnedMetadataAction {
+    fn flat_action(&self) -> FlatAction<'_> {
+        self.flat()
+    }
+    fn explanation_of(&self) -> &Explanation {
+        self.explanation()
+    }
+}
+
 impl FlatAction<'_> {
     /// An action of `kind` with no field set.
     fn of(kind: ActionKind) -> Self {

@@ -6,11 +6,11 @@ use std::sync::Mutex;
 
 use pulsar_routing::lookup::{
     Admission, AttemptError, Backoff, CoalesceError, LookupAction, LookupError, LookupOptions,
-    LookupResponse, LookupThrottle, MetadataAction, MetadataOptions, PartitionedMetadataLookup,
+    LookupResponse, LookupThrottle, MetadataOptions, PartitionedMetadataLookup,
     PartitionedMetadataResponse, ProducerStartPlan, ServerError,
 };
 use pulsar_routing_owned::lookup::{
-    ArgumentError, ErrorFamily, ErrorField, ErrorReport, Explanation, FlatAction,
+    ActionParts, ArgumentError, ErrorFamily, ErrorField, ErrorReport, MetadataEvent,
     OwnedLookupAction, OwnedLookupKey, OwnedMetadataAction, OwnedMetadataKey, OwnedTopicLookup,
     Waiting, chain, error_kind, metadata_key, profile_named, response_type_named,
     server_error_named, server_error_of_code, topic_lookup,
@@ -137,8 +137,9 @@ impl PyLookupAction {
 }
 
 impl PyLookupAction {
-    /// The Python form of a flat action and its explanation.
-    fn new(flat: FlatAction<'_>, e: &Explanation, chain: Vec<(String, bool)>) -> Self {
+    /// The Python form of an action of either driver.
+    fn new(action: &impl ActionParts, chain: Vec<(String, bool)>) -> Self {
+        let (flat, e) = (action.flat_action(), action.explanation_of());
         Self {
             kind: flat.kind.name(),
             logical_address: flat.logical_address.map(str::to_owned),
@@ -197,7 +198,7 @@ impl PyTopicLookup {
     ) -> PyLookupAction {
         let mut l = lock(&self.0);
         let action = OwnedLookupAction::drive(&mut l, f);
-        PyLookupAction::new(action.flat(), action.explanation(), chain(&l))
+        PyLookupAction::new(&action, chain(&l))
     }
 }
 
@@ -347,12 +348,9 @@ impl PyTopicLookup {
 pub(crate) struct PyPartitionedMetadataLookup(Mutex<PartitionedMetadataLookup>);
 
 impl PyPartitionedMetadataLookup {
-    fn drive(
-        &self,
-        f: impl for<'a> FnOnce(&'a mut PartitionedMetadataLookup) -> MetadataAction<'a>,
-    ) -> PyLookupAction {
-        let action = OwnedMetadataAction::drive(&mut lock(&self.0), f);
-        PyLookupAction::new(action.flat(), action.explanation(), Vec::new())
+    fn on(&self, event: MetadataEvent<'_>, now_ms: u64) -> PyLookupAction {
+        let action = OwnedMetadataAction::on(&mut lock(&self.0), event, now_ms);
+        PyLookupAction::new(&action, Vec::new())
     }
 }
 
@@ -389,12 +387,12 @@ impl PyPartitionedMetadataLookup {
 
     /// Starts at `now_ms`.
     fn start(&self, now_ms: u64) -> PyLookupAction {
-        self.drive(|m| m.start(now_ms))
+        self.on(MetadataEvent::Start, now_ms)
     }
 
     /// Connected; `supports_pip344` is the broker's feature flag.
     fn on_connected(&self, supports_pip344: bool, now_ms: u64) -> PyLookupAction {
-        self.drive(|m| m.on_connected(supports_pip344, now_ms))
+        self.on(MetadataEvent::Connected(supports_pip344), now_ms)
     }
 
     /// The response: `partitions` on success, or `error` (a ServerError
@@ -421,17 +419,17 @@ impl PyPartitionedMetadataLookup {
                 message,
             },
         };
-        Ok(self.drive(|m| m.on_response(&r, now_ms)))
+        Ok(self.on(MetadataEvent::Response(r), now_ms))
     }
 
     /// The connection failed.
     fn on_connection_failed(&self, now_ms: u64) -> PyLookupAction {
-        self.drive(|m| m.on_connection_failed(now_ms))
+        self.on(MetadataEvent::ConnectionFailed, now_ms)
     }
 
     /// The retry timer fired.
     fn on_retry_timer(&self, now_ms: u64) -> PyLookupAction {
-        self.drive(|m| m.on_retry_timer(now_ms))
+        self.on(MetadataEvent::RetryTimer, now_ms)
     }
 
     /// Whether it ended.
@@ -473,6 +471,34 @@ fn join<K: PartialEq>(
     }
 }
 
+/// The methods of a coalescing table class: the constructor, `len()` and
+/// `capacity` both tables share, around the class's own `join` and
+/// `complete`.
+macro_rules! coalescer_methods {
+    ($class:ident { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            #[new]
+            #[pyo3(signature = (capacity = 1024))]
+            fn new(capacity: usize) -> Self {
+                Self(Mutex::new(Waiting::new(capacity)))
+            }
+
+            $($own)*
+
+            fn __len__(&self) -> usize {
+                lock(&self.0).len()
+            }
+
+            /// The number of slots.
+            #[getter]
+            fn capacity(&self) -> usize {
+                lock(&self.0).capacity()
+            }
+        }
+    };
+}
+
 /// The table of lookups in flight (Java's
 /// `InProgressDeduplicationDecoratorLookupService`): concurrent requests
 /// for the same (topic, properties) share one lookup; the entry goes when
@@ -480,14 +506,7 @@ fn join<K: PartialEq>(
 #[pyclass(frozen, module = "pulsar_routing", name = "LookupCoalescer")]
 pub(crate) struct PyLookupCoalescer(Table<OwnedLookupKey>);
 
-#[pymethods]
-impl PyLookupCoalescer {
-    #[new]
-    #[pyo3(signature = (capacity = 1024))]
-    fn new(capacity: usize) -> Self {
-        Self(Mutex::new(Waiting::new(capacity)))
-    }
-
+coalescer_methods!(PyLookupCoalescer {
     /// Joins the lookup of (`topic`, `properties`): True when the caller
     /// must start it, False when one is in flight. `waiter` (any object,
     /// e.g. a future) is returned by `complete`.
@@ -514,17 +533,7 @@ impl PyLookupCoalescer {
     fn complete(&self, topic: &str, properties: Option<HashMap<String, String>>) -> Vec<Py<PyAny>> {
         lock(&self.0).complete(&OwnedLookupKey::new(topic, properties.unwrap_or_default()))
     }
-
-    fn __len__(&self) -> usize {
-        lock(&self.0).len()
-    }
-
-    /// The number of slots.
-    #[getter]
-    fn capacity(&self) -> usize {
-        lock(&self.0).capacity()
-    }
-}
+});
 
 /// The partitioned-metadata requests in flight (Java's
 /// `InProgressDeduplicationDecoratorLookupService.getPartitionedTopicMetadata`):
@@ -534,14 +543,7 @@ impl PyLookupCoalescer {
 #[pyclass(frozen, module = "pulsar_routing", name = "MetadataCoalescer")]
 pub(crate) struct PyMetadataCoalescer(Table<OwnedMetadataKey>);
 
-#[pymethods]
-impl PyMetadataCoalescer {
-    #[new]
-    #[pyo3(signature = (capacity = 1024))]
-    fn new(capacity: usize) -> Self {
-        Self(Mutex::new(Waiting::new(capacity)))
-    }
-
+coalescer_methods!(PyMetadataCoalescer {
     /// Joins the request for (`topic`, `metadata_auto_creation`,
     /// `use_fallback_for_non_pip344`): True when the caller must send it,
     /// False when one is in flight. `waiter` is returned by `complete`.
@@ -570,17 +572,7 @@ impl PyMetadataCoalescer {
         let k = metadata_key(topic, metadata_auto_creation, use_fallback_for_non_pip344);
         lock(&self.0).complete(&k)
     }
-
-    fn __len__(&self) -> usize {
-        lock(&self.0).len()
-    }
-
-    /// The number of slots.
-    #[getter]
-    fn capacity(&self) -> usize {
-        lock(&self.0).capacity()
-    }
-}
+});
 
 /// A connection's lookup throttle (`ClientCnx`): `concurrent_lookup_requests`
 /// in flight, up to `max_lookup_requests` in all. Thread-safe.
@@ -643,11 +635,8 @@ impl PyBackoff {
     #[new]
     #[pyo3(signature = (initial_ms = 100, max_ms = 60_000, mandatory_stop_ms = 60_000))]
     fn new(initial_ms: u64, max_ms: u64, mandatory_stop_ms: u64) -> Self {
-        Self(Mutex::new(Backoff::new(
-            initial_ms,
-            max_ms,
-            mandatory_stop_ms,
-        )))
+        let backoff = Backoff::new(initial_ms, max_ms, mandatory_stop_ms);
+        Self(Mutex::new(backoff))
     }
 
     /// The next delay at `now_ms`; `random` stands for Java's
