@@ -410,11 +410,9 @@ macro_rules! selector_methods {
                 self.state.read(py, |core| core.len())
             }
 
-            fn __contains__(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<bool> {
-                let Ok(consumer) = consumer_id_arg(consumer_id) else {
-                    return Ok(false);
-                };
-                Ok(self.state.read(py, |core| core.contains(consumer)))
+            fn __contains__(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> bool {
+                let contains = |consumer| self.state.read(py, |core| core.contains(consumer));
+                consumer_id_arg(consumer_id).is_ok_and(contains)
             }
         }
     };
