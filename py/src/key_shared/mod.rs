@@ -184,10 +184,9 @@ impl Shared {
         let consumer = consumer_id_arg(consumer_id)?;
         let name = JavaString::new(name)?;
         let name = name.utf8();
-        let name: &[u8] = &name;
-        let ranges = ranges.as_deref();
         self.write(py, |core| {
-            core.add(consumer, name, ranges).map(PyImpact::of)
+            core.add(consumer, &name, ranges.as_deref())
+                .map(PyImpact::of)
         })
         .map_err(|e| selector_error(py, e))
     }
