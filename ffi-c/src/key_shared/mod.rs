@@ -197,25 +197,26 @@ pub(crate) fn write_error(
     }
 }
 
+/// The core kinds, each at the index of its C value.
+const KINDS: [SelectorKind; 3] = [
+    SelectorKind::AutoSplit,
+    SelectorKind::ConsistentHashing,
+    SelectorKind::Exclusive,
+];
+
 /// The core kind of a C value.
-pub(crate) const fn kind_from_c(
+pub(crate) fn kind_from_c(
     kind: pulsar_routing_selector_kind,
 ) -> Result<SelectorKind, pulsar_routing_status> {
-    match kind {
-        PULSAR_ROUTING_SELECTOR_KIND_AUTO_SPLIT => Ok(SelectorKind::AutoSplit),
-        PULSAR_ROUTING_SELECTOR_KIND_CONSISTENT_HASHING => Ok(SelectorKind::ConsistentHashing),
-        PULSAR_ROUTING_SELECTOR_KIND_EXCLUSIVE => Ok(SelectorKind::Exclusive),
-        _ => Err(pulsar_routing_status::UnknownSelectorKind),
-    }
+    let kind = usize::try_from(kind).ok().and_then(|i| KINDS.get(i));
+    kind.copied()
+        .ok_or(pulsar_routing_status::UnknownSelectorKind)
 }
 
-/// The C value of a core kind.
-pub(crate) const fn kind_to_c(kind: SelectorKind) -> pulsar_routing_selector_kind {
-    match kind {
-        SelectorKind::AutoSplit => PULSAR_ROUTING_SELECTOR_KIND_AUTO_SPLIT,
-        SelectorKind::ConsistentHashing => PULSAR_ROUTING_SELECTOR_KIND_CONSISTENT_HASHING,
-        SelectorKind::Exclusive => PULSAR_ROUTING_SELECTOR_KIND_EXCLUSIVE,
-    }
+/// The C value of a core kind: its index in the table.
+pub(crate) fn kind_to_c(kind: SelectorKind) -> pulsar_routing_selector_kind {
+    let index = KINDS.iter().position(|&k| k == kind).unwrap_or_default();
+    index as pulsar_routing_selector_kind
 }
 
 /// Parses a selector kind name: `"auto_split"`, `"consistent_hashing"` or

@@ -11,7 +11,6 @@ use pulsar_routing_owned::key_shared::{Error, RingError, Selector as OwnedSelect
 
 use super::sticky_key::{pulsar_routing_message_keys, read_sticky_key};
 use super::{
-    PULSAR_ROUTING_EXCLUSIVE_MODE_CURRENT, PULSAR_ROUTING_EXCLUSIVE_MODE_LEGACY_PRE_24730,
     core_ranges, kind_to_c, pulsar_routing_assignment, pulsar_routing_exclusive_mode,
     pulsar_routing_hash_range, pulsar_routing_selector_kind, put, write_error, write_values,
 };
@@ -141,14 +140,14 @@ status_from! {
     }
 }
 
+/// The core mode of a C value: the modes at the index of their C value.
 fn mode_from_c(
     mode: pulsar_routing_exclusive_mode,
 ) -> Result<ExclusiveMode, pulsar_routing_status> {
-    match mode {
-        PULSAR_ROUTING_EXCLUSIVE_MODE_CURRENT => Ok(ExclusiveMode::Current),
-        PULSAR_ROUTING_EXCLUSIVE_MODE_LEGACY_PRE_24730 => Ok(ExclusiveMode::LegacyPre24730),
-        _ => Err(pulsar_routing_status::UnknownExclusiveMode),
-    }
+    let modes = [ExclusiveMode::Current, ExclusiveMode::LegacyPre24730];
+    let mode = usize::try_from(mode).ok().and_then(|i| modes.get(i));
+    mode.copied()
+        .ok_or(pulsar_routing_status::UnknownExclusiveMode)
 }
 
 impl pulsar_routing_auto_split_config {

@@ -587,6 +587,9 @@ fn selector_kinds() {
         ),
     ];
     for (c, kind) in kinds {
+        // The kind table is indexed by the C values.
+        assert_eq!(kind_from_c(c), Ok(kind));
+        assert_eq!(kind_to_c(kind), c);
         let name = pulsar_routing_selector_kind_name(c);
         // SAFETY: a static C string.
         let name = unsafe { CStr::from_ptr(name) }.to_str().unwrap();
@@ -2254,4 +2257,33 @@ fn random_walks_agree_with_the_core() {
 fn a_selector_can_be_shared_between_threads() {
     fn shared<T: Send + Sync>() {}
     shared::<crate::key_shared::selector::Selector>();
+}
+
+/// The mode table is indexed by the C values, so each header constant must
+/// land on the rules it documents, and the first value past it be refused.
+#[test]
+fn exclusive_mode_table_matches_the_header_constants() {
+    let config = |mode| pulsar_routing_exclusive_config {
+        max_consumers: 1,
+        max_ranges: 1,
+        mode,
+    };
+    let mut words = USIZE_SENTINEL;
+    // SAFETY: a live out-parameter.
+    let status = unsafe { pulsar_routing_exclusive_config_storage_words(config(2), &mut words) };
+    assert_eq!(status, S::UnknownExclusiveMode);
+    assert_eq!(words, USIZE_SENTINEL, "written only on success");
+    // The legacy rules keep more per range (see the storage words' docs).
+    let legacy_words = |mode| {
+        let mut words = USIZE_SENTINEL;
+        // SAFETY: a live out-parameter.
+        let status =
+            unsafe { pulsar_routing_exclusive_config_storage_words(config(mode), &mut words) };
+        assert_eq!(status, S::Ok);
+        words
+    };
+    assert!(
+        legacy_words(PULSAR_ROUTING_EXCLUSIVE_MODE_LEGACY_PRE_24730)
+            > legacy_words(PULSAR_ROUTING_EXCLUSIVE_MODE_CURRENT)
+    );
 }

@@ -24,7 +24,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::buffers::ByteInput;
+use crate::buffers::hash_text_or_bytes;
 use crate::errors::IntoPyException;
 use crate::routing_key::JavaString;
 use batch::slots_for_keys;
@@ -47,18 +47,6 @@ fn group(pairs: impl Iterator<Item = (u64, HashRange)>) -> RangeMap {
             .push((range.start, range.end));
     }
     out
-}
-
-/// Python's repr of a `RangeMap`: `{1: [(0, 32768)], 2: [(32769, 65536)]}`.
-fn repr_ranges(map: &RangeMap) -> String {
-    let entries: Vec<String> = map
-        .iter()
-        .map(|(consumer, ranges)| {
-            let ranges: Vec<String> = ranges.iter().map(|(s, e)| format!("({s}, {e})")).collect();
-            format!("{consumer}: [{}]", ranges.join(", "))
-        })
-        .collect();
-    format!("{{{}}}", entries.join(", "))
 }
 
 /// What one add or remove moved: the ranges each consumer lost and gained.
@@ -107,12 +95,12 @@ impl PyImpact {
         !(self.removed.is_empty() && self.added.is_empty())
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "Impact(removed={}, added={})",
-            repr_ranges(&self.removed),
-            repr_ranges(&self.added)
-        )
+    // Python's own repr of the two dicts, e.g.
+    // `Impact(removed={1: [(0, 32768)]}, added={2: [(0, 32768)]})`.
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let removed = slf.getattr(intern!(slf.py(), "removed"))?.repr()?;
+        let added = slf.getattr(intern!(slf.py(), "added"))?.repr()?;
+        Ok(format!("Impact(removed={removed}, added={added})"))
     }
 }
 
@@ -196,10 +184,9 @@ impl Shared {
         let consumer = consumer_id_arg(consumer_id)?;
         let name = JavaString::new(name)?;
         let name = name.utf8();
-        let name: &[u8] = &name;
-        let ranges = ranges.as_deref();
         self.write(py, |core| {
-            core.add(consumer, name, ranges).map(PyImpact::of)
+            core.add(consumer, &name, ranges.as_deref())
+                .map(PyImpact::of)
         })
         .map_err(|e| selector_error(py, e))
     }
@@ -407,7 +394,7 @@ macro_rules! selector_methods {
             #[pyo3(signature = (key, /))]
             fn sticky_key_hash(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<u32> {
                 let range = self.state.range;
-                crate::buffers::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
+                hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
             }
 
             /// An independent selector with the same consumers and history.
@@ -422,11 +409,9 @@ macro_rules! selector_methods {
                 self.state.read(py, |core| core.len())
             }
 
-            fn __contains__(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> PyResult<bool> {
-                let Ok(consumer) = consumer_id_arg(consumer_id) else {
-                    return Ok(false);
-                };
-                Ok(self.state.read(py, |core| core.contains(consumer)))
+            fn __contains__(&self, py: Python<'_>, consumer_id: &Bound<'_, PyAny>) -> bool {
+                let contains = |consumer| self.state.read(py, |core| core.contains(consumer));
+                consumer_id_arg(consumer_id).is_ok_and(contains)
             }
         }
     };
@@ -624,21 +609,14 @@ fn selector_range(py: Python<'_>, selector: &Bound<'_, PyAny>) -> PyResult<KeyHa
             .map(SelectorKind::key_hash_range)
             .map_err(|e: UnknownSelectorKind| e.into_py_exception(py));
     }
-    let range = (selector
-        .cast::<PyAutoSplitSelector>()
-        .map(|s| s.get().state.range))
-    .or_else(|_| {
-        selector
-            .cast::<PyConsistentHashingSelector>()
-            .map(|s| s.get().state.range)
-    })
-    .or_else(|_| {
-        selector
-            .cast::<PyExclusiveSelector>()
-            .map(|s| s.get().state.range)
-    });
-    if let Ok(range) = range {
-        return Ok(range);
+    if let Ok(s) = selector.cast::<PyAutoSplitSelector>() {
+        return Ok(s.get().state.range);
+    }
+    if let Ok(s) = selector.cast::<PyConsistentHashingSelector>() {
+        return Ok(s.get().state.range);
+    }
+    if let Ok(s) = selector.cast::<PyExclusiveSelector>() {
+        return Ok(s.get().state.range);
     }
     Err(PyTypeError::new_err(format!(
         "selector must be \"auto_split\", \"consistent_hashing\", \"exclusive\" or a selector, not {}",
@@ -663,7 +641,7 @@ pub(crate) fn sticky_key_hash(
     selector: &Bound<'_, PyAny>,
 ) -> PyResult<u32> {
     let range = selector_range(py, selector)?;
-    crate::buffers::hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
+    hash_text_or_bytes(py, key, |bytes| range.slot_of(bytes))
 }
 
 /// The slot of every sticky key, as a uint32 array (see `sticky_key_hash`;
@@ -677,14 +655,6 @@ pub(crate) fn sticky_key_hashes<'py>(
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let range = selector_range(py, selector)?;
     Ok(PyArray1::from_vec(py, slots_for_keys(py, keys, range)?))
-}
-
-/// The bytes of a `str` (UTF-8, as Java's `getBytes(UTF_8)`) or a buffer.
-fn text_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    if let Ok(text) = obj.cast::<PyString>() {
-        return Ok(JavaString::new(text)?.utf8().into_owned());
-    }
-    Ok(ByteInput::get(obj)?.as_bytes().to_vec())
 }
 
 /// A protobuf `uint64` that Java reads as a `long`: `[-2**63, 2**64 - 1]`.
@@ -727,9 +697,15 @@ pub(crate) fn sticky_key<'py>(
     producer_name: Option<&Bound<'py, PyAny>>,
     sequence_id: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let ordering_key = ordering_key.map(text_or_bytes).transpose()?;
-    let partition_key = partition_key.map(text_or_bytes).transpose()?;
-    let producer_name = producer_name.map(text_or_bytes).transpose()?;
+    // A `str` as its UTF-8 (Java's `getBytes(UTF_8)`), a buffer as its bytes.
+    let bytes = |field: Option<&Bound<'py, PyAny>>| {
+        field
+            .map(|f| hash_text_or_bytes(py, f, <[u8]>::to_vec))
+            .transpose()
+    };
+    let ordering_key = bytes(ordering_key)?;
+    let partition_key = bytes(partition_key)?;
+    let producer_name = bytes(producer_name)?;
     let sequence_id = sequence_id.map(sequence_id_arg).transpose()?;
     let keys = MessageKeys {
         ordering_key: ordering_key.as_deref(),
@@ -739,10 +715,11 @@ pub(crate) fn sticky_key<'py>(
         sequence_id,
     };
     let key = keys.sticky_key();
-    let mut out = vec![0u8; key.len()];
-    let written = key.write_to(&mut out).unwrap_or(0);
-    out.truncate(written);
-    Ok(PyBytes::new(py, &out))
+    PyBytes::new_with(py, key.len(), |out| {
+        // The buffer has the key's measured length, so the key fills it.
+        let _ = key.write_to(out);
+        Ok(())
+    })
 }
 
 /// Checks sticky ranges as the Java client does before subscribing
@@ -771,8 +748,7 @@ pub(crate) fn ring_point(
     range_max: i64,
 ) -> PyResult<u32> {
     let range = key_hash_range(1, range_max).map_err(|e| e.into_py_exception(py))?;
-    let name = text_or_bytes(name)?;
-    Ok(pulsar_routing::key_shared::ring_point(
-        &name, name_index, i, range,
-    ))
+    hash_text_or_bytes(py, name, |name| {
+        pulsar_routing::key_shared::ring_point(name, name_index, i, range)
+    })
 }
