@@ -11,9 +11,9 @@ use pulsar_routing_core::sender::{
     ProduceOutcome, QueueFull, Readiness, Reason, SenderConfig, SenderConfigError, SenderCounters,
     SenderError, required_max_pending_messages,
 };
-use pulsar_routing_owned::sender::{MetadataEvent, SenderGate, by_code};
+use pulsar_routing_owned::sender::{MetadataEvent, SenderGate};
 
-use crate::error::{pulsar_routing_status, status_from};
+use crate::error::{enum_from_c, pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, free_box, to_boxed_mut_ptr, write_display};
 use crate::key_shared::put;
 
@@ -173,10 +173,11 @@ fn readiness_to_c(r: &Readiness) -> pulsar_routing_readiness {
 }
 
 fn readiness_from_c(r: &pulsar_routing_readiness) -> Option<Readiness> {
+    let unknown = pulsar_routing_status::SenderUnknownValue;
     Some(Readiness {
         node: NodeId(r.node),
-        reason: by_code(&Reason::ALL, r.reason)?,
-        state: by_code(&ConnectionState::ALL, r.state)?,
+        reason: enum_from_c(&Reason::ALL, r.reason, unknown).ok()?,
+        state: enum_from_c(&ConnectionState::ALL, r.state, unknown).ok()?,
         in_flight: r.in_flight,
         max_in_flight: r.max_in_flight,
         metadata_age_ms: r.metadata_age_ms,
@@ -406,9 +407,8 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_connection_event(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
-        let Some(event) = by_code(&ConnectionEvent::ALL, event) else {
-            return pulsar_routing_status::SenderUnknownValue;
-        };
+        let unknown = pulsar_routing_status::SenderUnknownValue;
+        let event = try_ok!(enum_from_c(&ConnectionEvent::ALL, event, unknown));
         try_ok!(g.connection_event(NodeId(node), event, now_ms, Jitter::from_unit(jitter_unit)));
         pulsar_routing_status::Ok
     }
@@ -475,9 +475,8 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_response(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
-        let Some(outcome) = by_code(&ProduceOutcome::ALL, outcome) else {
-            return pulsar_routing_status::SenderUnknownValue;
-        };
+        let unknown = pulsar_routing_status::SenderUnknownValue;
+        let outcome = try_ok!(enum_from_c(&ProduceOutcome::ALL, outcome, unknown));
         try_ok!(g.response(NodeId(node), outcome));
         pulsar_routing_status::Ok
     }
@@ -526,9 +525,8 @@ pub unsafe extern "C" fn pulsar_routing_sender_gate_metadata_event(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let g = try_box_mut!(gate);
-        let Some(event) = by_code(&MetadataEvent::ALL, event) else {
-            return pulsar_routing_status::SenderUnknownValue;
-        };
+        let unknown = pulsar_routing_status::SenderUnknownValue;
+        let event = try_ok!(enum_from_c(&MetadataEvent::ALL, event, unknown));
         g.metadata_event(event, now_ms, Jitter::from_unit(jitter_unit));
         pulsar_routing_status::Ok
     }

@@ -15,7 +15,7 @@ use pulsar_routing_core::topic_name::{
     TopicDomain, TopicName, TopicNameRules, get_partition_index,
 };
 
-use crate::error::pulsar_routing_status;
+use crate::error::{enum_from_c, enum_name, enum_to_c, pulsar_routing_status};
 use crate::ffi::{Out, OutBuf, write_display};
 use crate::text::pulsar_routing_str;
 
@@ -62,26 +62,11 @@ const DOMAINS: [TopicDomain; 4] = [
     TopicDomain::Segment,
 ];
 
-/// The entry of `table` a C value names, if any.
-fn from_c<T: Copy>(table: &[T], value: u32) -> Option<T> {
-    table.get(usize::try_from(value).ok()?).copied()
-}
-
-/// The C value of a core value: its position in `table`, which lists every
-/// value of its enum.
-fn to_c<T: PartialEq>(table: &[T], value: &T) -> u32 {
-    let index = table
-        .iter()
-        .position(|entry| entry == value)
-        .unwrap_or_default();
-    u32::try_from(index).unwrap_or_default()
-}
-
 /// The core rules for a C value.
 pub(crate) fn rules_from_c(
     rules: pulsar_routing_topic_name_rules,
 ) -> Result<TopicNameRules, pulsar_routing_status> {
-    from_c(&RULES, rules).ok_or(pulsar_routing_status::UnknownTopicNameRules)
+    enum_from_c(&RULES, rules, pulsar_routing_status::UnknownTopicNameRules)
 }
 
 /// Parses `text` under C `rules`: checks the rules, then the name.
@@ -146,8 +131,8 @@ impl pulsar_routing_topic_name {
         Self {
             input: input.as_ptr(),
             input_len: input.len(),
-            rules: to_c(&RULES, &topic.rules()),
-            domain: to_c(&DOMAINS, &topic.domain()),
+            rules: enum_to_c(&RULES, topic.rules()),
+            domain: enum_to_c(&DOMAINS, topic.domain()),
             partition_index: topic.partition_index(),
             tenant: pulsar_routing_str::of(topic.tenant()),
             cluster: pulsar_routing_str::of_option(topic.cluster()),
@@ -575,7 +560,6 @@ pub extern "C" fn pulsar_routing_topic_domain_name(
     domain: pulsar_routing_topic_domain,
 ) -> *const c_char {
     ffi_panic_boundary! {
-        let domain = from_c(&DOMAINS, domain);
-        domain.map_or(core::ptr::null(), |d| d.c_name().as_ptr())
+        enum_name(&DOMAINS, domain, |d| d.c_name())
     }
 }

@@ -1,37 +1,9 @@
-//! What the core's routers leave to their caller: the system clock, the
-//! numeric codes of the routing modes, and the text of an answer the core
-//! cannot hold.
+//! What the core's routers leave to their caller: the system clock, and
+//! the text of an answer the core cannot hold.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use pulsar_routing::{
-    MessageRoutingMode, PartitionCount, RoundRobinRouter, RouteError, RoutingKey,
-};
-
-/// The routing modes in the order of their numeric codes (the C ABI's
-/// `PULSAR_ROUTING_MESSAGE_ROUTING_MODE_*`, Python's enum values): a mode's
-/// code is its index.
-pub const ROUTING_MODES: [MessageRoutingMode; 3] = [
-    MessageRoutingMode::RoundRobinPartition,
-    MessageRoutingMode::SinglePartition,
-    MessageRoutingMode::CustomPartition,
-];
-
-/// The mode with numeric code `code`, or `None` for an unknown code.
-#[must_use]
-pub fn routing_mode_from_code(code: u32) -> Option<MessageRoutingMode> {
-    ROUTING_MODES.get(code as usize).copied()
-}
-
-/// The numeric code of `mode`: its index in [`ROUTING_MODES`].
-#[must_use]
-pub const fn routing_mode_code(mode: MessageRoutingMode) -> u32 {
-    match mode {
-        MessageRoutingMode::RoundRobinPartition => 0,
-        MessageRoutingMode::SinglePartition => 1,
-        MessageRoutingMode::CustomPartition => 2,
-    }
-}
+use pulsar_routing::{PartitionCount, RoundRobinRouter, RouteError, RoutingKey};
 
 /// Unix epoch milliseconds, what Java's `Clock.systemUTC().millis()` reads.
 #[must_use]
@@ -75,15 +47,6 @@ pub fn illegal_partition_message(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn codes_are_indices() {
-        for (code, mode) in ROUTING_MODES.iter().enumerate() {
-            assert_eq!(routing_mode_code(*mode) as usize, code);
-            assert_eq!(routing_mode_from_code(code as u32), Some(*mode));
-        }
-        assert_eq!(routing_mode_from_code(3), None);
-    }
 
     #[test]
     fn the_message_ends_with_the_value() {

@@ -1,28 +1,5 @@
-//! Keys and hashing schemes as the bindings hand them over: the schemes'
-//! numeric codes, and the UTF-8 bytes Java writes for a `String` that may
-//! hold lone surrogates.
-
-use pulsar_routing::HashingScheme;
-
-/// The hashing schemes in the order of their numeric codes (the C ABI's
-/// `PULSAR_ROUTING_HASHING_SCHEME_*`): a scheme's code is its index.
-pub const HASHING_SCHEMES: [HashingScheme; 2] =
-    [HashingScheme::JavaStringHash, HashingScheme::Murmur3_32Hash];
-
-/// The scheme with numeric code `code`, or `None` for an unknown code.
-#[must_use]
-pub fn hashing_scheme_from_code(code: u32) -> Option<HashingScheme> {
-    HASHING_SCHEMES.get(code as usize).copied()
-}
-
-/// The numeric code of `scheme`: its index in [`HASHING_SCHEMES`].
-#[must_use]
-pub const fn hashing_scheme_code(scheme: HashingScheme) -> u32 {
-    match scheme {
-        HashingScheme::JavaStringHash => 0,
-        HashingScheme::Murmur3_32Hash => 1,
-    }
-}
+//! Keys as the bindings hand them over: the UTF-8 bytes Java writes for a
+//! `String` that may hold lone surrogates.
 
 /// Java's `getBytes(UTF_8)` of a `String`'s UTF-16 units: each lone
 /// surrogate is written as `?`, which is what `decode_utf16` reports as an
@@ -39,15 +16,6 @@ pub fn java_utf8(units: &[u16]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn codes_are_indices() {
-        for (code, scheme) in HASHING_SCHEMES.iter().enumerate() {
-            assert_eq!(hashing_scheme_code(*scheme) as usize, code);
-            assert_eq!(hashing_scheme_from_code(code as u32), Some(*scheme));
-        }
-        assert_eq!(hashing_scheme_from_code(2), None);
-    }
 
     #[test]
     fn lone_surrogates_become_question_marks() {

@@ -39,13 +39,6 @@ impl MetadataEvent {
     ];
 }
 
-/// The value numbered `code` in `all` (an enum's `ALL`, in order of its
-/// numbers), or `None` past its end.
-#[must_use]
-pub fn by_code<T: Copy>(all: &[T], code: u32) -> Option<T> {
-    all.get(usize::try_from(code).ok()?).copied()
-}
-
 /// A name that names no event or outcome; its text lists the names that
 /// do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -291,11 +284,8 @@ mod tests {
         );
         assert!(connection_event("Connect").is_err());
         for (code, event) in (0..).zip(MetadataEvent::ALL) {
-            assert_eq!(by_code(&MetadataEvent::ALL, code), Some(event));
             assert_eq!(event as u32, code);
         }
-        assert_eq!(by_code(&MetadataEvent::ALL, 4), None);
-        assert_eq!(by_code(&ConnectionEvent::ALL, u32::MAX), None);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use pulsar_routing_core::key_shared::{
 };
 use pulsar_routing_owned::key_shared::key_hash_range;
 
-use crate::error::pulsar_routing_status;
+use crate::error::{enum_from_c, enum_to_c, pulsar_routing_status};
 use crate::ffi::{Out, OutBuf, write_display};
 
 /// A Key_Shared selector kind: one of the `PULSAR_ROUTING_SELECTOR_KIND_*`
@@ -208,15 +208,12 @@ const KINDS: [SelectorKind; 3] = [
 pub(crate) fn kind_from_c(
     kind: pulsar_routing_selector_kind,
 ) -> Result<SelectorKind, pulsar_routing_status> {
-    let kind = usize::try_from(kind).ok().and_then(|i| KINDS.get(i));
-    kind.copied()
-        .ok_or(pulsar_routing_status::UnknownSelectorKind)
+    enum_from_c(&KINDS, kind, pulsar_routing_status::UnknownSelectorKind)
 }
 
 /// The C value of a core kind: its index in the table.
 pub(crate) fn kind_to_c(kind: SelectorKind) -> pulsar_routing_selector_kind {
-    let index = KINDS.iter().position(|&k| k == kind).unwrap_or_default();
-    index as pulsar_routing_selector_kind
+    enum_to_c(&KINDS, kind)
 }
 
 /// Parses a selector kind name: `"auto_split"`, `"consistent_hashing"` or

@@ -14,7 +14,7 @@ use super::{
     core_ranges, kind_to_c, pulsar_routing_assignment, pulsar_routing_exclusive_mode,
     pulsar_routing_hash_range, pulsar_routing_selector_kind, put, write_error, write_values,
 };
-use crate::error::{pulsar_routing_status, status_from};
+use crate::error::{enum_from_c, pulsar_routing_status, status_from};
 use crate::ffi::{BoxCastable, Out, OutBuf, free_box, to_boxed_mut_ptr};
 use crate::text::pulsar_routing_str;
 
@@ -145,9 +145,7 @@ fn mode_from_c(
     mode: pulsar_routing_exclusive_mode,
 ) -> Result<ExclusiveMode, pulsar_routing_status> {
     let modes = [ExclusiveMode::Current, ExclusiveMode::LegacyPre24730];
-    let mode = usize::try_from(mode).ok().and_then(|i| modes.get(i));
-    mode.copied()
-        .ok_or(pulsar_routing_status::UnknownExclusiveMode)
+    enum_from_c(&modes, mode, pulsar_routing_status::UnknownExclusiveMode)
 }
 
 impl pulsar_routing_auto_split_config {

@@ -1,10 +1,9 @@
 //! Producer configuration that decides which router is built, with the Java
 //! builder's validation and messages.
 
-use pulsar_routing_core::{partition_switch_ms, resolve_routing_mode};
-use pulsar_routing_owned::router::{routing_mode_code, routing_mode_from_code};
+use pulsar_routing_core::{MessageRoutingMode, partition_switch_ms, resolve_routing_mode};
 
-use crate::error::pulsar_routing_status;
+use crate::error::{enum_from_c, enum_to_c, pulsar_routing_status};
 
 /// A producer's routing mode (Java's `MessageRoutingMode`): one of the
 /// `PULSAR_ROUTING_MESSAGE_ROUTING_MODE_*` values.
@@ -23,6 +22,13 @@ pub const PULSAR_ROUTING_MESSAGE_ROUTING_MODE_SINGLE_PARTITION:
 /// A user-supplied router: `pulsar_routing_custom_router`.
 pub const PULSAR_ROUTING_MESSAGE_ROUTING_MODE_CUSTOM_PARTITION:
     pulsar_routing_message_routing_mode = 2;
+
+/// The core modes, each at the index of its C value.
+const MODES: [MessageRoutingMode; 3] = [
+    MessageRoutingMode::RoundRobinPartition,
+    MessageRoutingMode::SinglePartition,
+    MessageRoutingMode::CustomPartition,
+];
 
 /// Decides the routing mode from what the producer builder was given, as
 /// Java's `ProducerBuilderImpl` does.
@@ -48,12 +54,9 @@ pub unsafe extern "C" fn pulsar_routing_resolve_routing_mode(
 ) -> pulsar_routing_status {
     ffi_panic_boundary! {
         let out = try_out!(mode_out);
-        let mode = match (mode_set, routing_mode_from_code(mode)) {
-            (false, _) => None,
-            (true, Some(mode)) => Some(mode),
-            (true, None) => return pulsar_routing_status::UnknownRoutingMode,
-        };
-        out.write(routing_mode_code(try_ok!(resolve_routing_mode(mode, custom_router_set))));
+        let unknown = pulsar_routing_status::UnknownRoutingMode;
+        let mode = if mode_set { Some(try_ok!(enum_from_c(&MODES, mode, unknown))) } else { None };
+        out.write(enum_to_c(&MODES, try_ok!(resolve_routing_mode(mode, custom_router_set))));
         pulsar_routing_status::Ok
     }
 }

@@ -3,9 +3,8 @@
 use core::ffi::c_char;
 
 use pulsar_routing_core::HashingScheme;
-use pulsar_routing_owned::routing_key::{hashing_scheme_code, hashing_scheme_from_code};
 
-use crate::error::pulsar_routing_status;
+use crate::error::{enum_from_c, enum_to_c, pulsar_routing_status};
 
 /// A hashing scheme: one of the `PULSAR_ROUTING_HASHING_SCHEME_*` values.
 ///
@@ -23,11 +22,18 @@ pub const PULSAR_ROUTING_HASHING_SCHEME_JAVA_STRING: pulsar_routing_hashing_sche
 /// Java, C++ and Go clients agree for every key.
 pub const PULSAR_ROUTING_HASHING_SCHEME_MURMUR3_32: pulsar_routing_hashing_scheme = 1;
 
+/// The core schemes, each at the index of its C value.
+const SCHEMES: [HashingScheme; 2] = [HashingScheme::JavaStringHash, HashingScheme::Murmur3_32Hash];
+
 /// The core scheme for a C value.
 pub(crate) fn scheme_from_c(
     scheme: pulsar_routing_hashing_scheme,
 ) -> Result<HashingScheme, pulsar_routing_status> {
-    hashing_scheme_from_code(scheme).ok_or(pulsar_routing_status::UnknownHashingScheme)
+    enum_from_c(
+        &SCHEMES,
+        scheme,
+        pulsar_routing_status::UnknownHashingScheme,
+    )
 }
 
 /// Parses a hashing scheme name: `"java_string"` or `"murmur3_32"`, or Java's
@@ -57,7 +63,7 @@ pub unsafe extern "C" fn pulsar_routing_hashing_scheme_from_name(
             return pulsar_routing_status::UnknownHashingScheme;
         };
         let scheme: HashingScheme = try_ok!(name.parse());
-        out.write(hashing_scheme_code(scheme));
+        out.write(enum_to_c(&SCHEMES, scheme));
         pulsar_routing_status::Ok
     }
 }
