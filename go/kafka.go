@@ -156,7 +156,7 @@ func (ch *StickyChoice) c() C.pulsar_routing_kafka_sticky_choice {
 // partitioning of keyless records). Safe for concurrent use; Close
 // releases it.
 type KafkaBuiltInPartitioner struct {
-	h handle[C.pulsar_routing_kafka_built_in_partitioner]
+	h handle[*C.pulsar_routing_kafka_built_in_partitioner]
 }
 
 func newKafkaBuiltIn(status C.pulsar_routing_status, h *C.pulsar_routing_kafka_built_in_partitioner) (*KafkaBuiltInPartitioner, error) {
@@ -253,7 +253,7 @@ func (p *KafkaBuiltInPartitioner) Close() {
 // whole: keyed records by murmur2, keyless ones sticky. Safe for concurrent
 // use; Close releases it.
 type KafkaJavaClientPartitioner struct {
-	h handle[C.pulsar_routing_kafka_java_client_partitioner]
+	h handle[*C.pulsar_routing_kafka_java_client_partitioner]
 }
 
 // NewKafkaJavaClientPartitioner is a producer with batch.size (clamped to
@@ -389,7 +389,7 @@ func LibrdkafkaDefaultStickyLingerMs(lingerMs float64) int64 {
 // LibrdkafkaProducer is a librdkafka topic handle's partitioning, sticky
 // keyless state included. Safe for concurrent use; Close releases it.
 type LibrdkafkaProducer struct {
-	h handle[C.pulsar_routing_librdkafka_producer]
+	h handle[*C.pulsar_routing_librdkafka_producer]
 }
 
 // NewLibrdkafkaProducer is a topic with the partitioner and

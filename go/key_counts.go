@@ -63,7 +63,7 @@ import (
 // goroutines; adds take the counts to themselves. Close releases them (a
 // finalizer frees forgotten ones, whenever the garbage collector runs).
 type KeyCounts struct {
-	h handle[C.pulsar_routing_key_counts]
+	h handle[*C.pulsar_routing_key_counts]
 }
 
 // NewKeyCounts is empty counts.

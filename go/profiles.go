@@ -239,7 +239,7 @@ func ProfileKeyingPartition(client ClientProfile, config ProfileConfig, k Key, o
 // state included. Safe for concurrent use (the library serialises calls);
 // Close releases it.
 type ProfileRouter struct {
-	h handle[C.pulsar_routing_profile_router]
+	h handle[*C.pulsar_routing_profile_router]
 }
 
 // NewProfileRouter builds the router for config, from the client's random

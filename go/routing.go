@@ -143,7 +143,7 @@ type CustomRouterFunc func(key Key, numPartitions int) int
 // once per message and its answer checked (StatusIllegalPartitionIndex
 // outside [0, numPartitions)). Safe for concurrent use if choose is.
 type CustomRouter struct {
-	h      handle[C.pulsar_routing_custom_router]
+	h      handle[*C.pulsar_routing_custom_router]
 	choose cgo.Handle
 }
 

@@ -144,7 +144,7 @@ type SenderCounters struct {
 // in flight and metadata refreshes. Safe for concurrent use (calls are
 // serialised); Close releases it.
 type SenderGate struct {
-	h handle[C.pulsar_routing_sender_gate]
+	h handle[*C.pulsar_routing_sender_gate]
 }
 
 // NewSenderGate is the gate of a just-built producer over the broker ids

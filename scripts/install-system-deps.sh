@@ -7,8 +7,11 @@
 #   pkg-config, cmake
 #                   the installed package's pkg-config file and CMake config
 #                   (scripts/test-cpp.sh, scripts/test-go.sh);
-#   golang-go       the Go package in go/ (scripts/test-go.sh; Debian 12
-#                   ships Go 1.19);
+#   golang-go       the Go package in go/ (scripts/test-go.sh), only where
+#                   no `go` is on PATH: Debian 12 ships Go 1.19, too old for
+#                   the pinned pulsar-client-go of the wire tests
+#                   (scripts/test-wire.sh), so a newer Go already on the
+#                   machine is kept and preferred;
 #   libcjson-dev    the JSON reader of the C conformance runner
 #                   (ffi-c/tests/conformance.c, scripts/conformance.sh);
 #   chromium        a real headless browser that opens the planner's HTML
@@ -25,7 +28,6 @@ packages=(
     "valgrind /usr/bin/valgrind"
     "pkg-config /usr/bin/pkg-config"
     "cmake /usr/bin/cmake"
-    "golang-go /usr/bin/go"
     "libcjson-dev /usr/include/cjson/cJSON.h"
     "chromium /usr/bin/chromium"
 )
@@ -37,9 +39,12 @@ for entry in "${packages[@]}"; do
         missing+=("$package")
     fi
 done
+if ! command -v go >/dev/null 2>&1; then
+    missing+=(golang-go)
+fi
 
 if [ "${#missing[@]}" -eq 0 ]; then
-    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, golang-go, libcjson-dev, chromium)"
+    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, go, libcjson-dev, chromium)"
     exit 0
 fi
 
