@@ -12,7 +12,8 @@
 # `differential: N/N cases agree with Java 4.2.4 (seed S)`; exits 1 on any
 # disagreement. `--help` lists every option (reference/differential/).
 #
-# --java-cmd CMD replaces the Java program (e.g. our own answerer, to test
+# The Java program's stderr (its own logging) goes to
+# target/differential-java.log. --java-cmd CMD replaces the Java program (e.g. our own answerer, to test
 # the driver itself). Needs cargo and the .venv of scripts/setup.sh.
 set -euo pipefail
 
@@ -43,6 +44,7 @@ fi
 
 PYTHONPATH="$root/reference${PYTHONPATH:+:$PYTHONPATH}" exec .venv/bin/python -m differential \
     --java-cmd "$java_cmd" \
-    --ours-cmd "$ours" \
+    --java-log "$target_dir/differential-java.log" \
+    --ours-cmd "$ours${DIFFERENTIAL_OURS_ARGS:+ $DIFFERENTIAL_OURS_ARGS}" \
     --c-cmd "$ours --via c --lib $lib" \
     "${pass[@]+"${pass[@]}"}"

@@ -31,15 +31,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--share", type=int, default=10, help="1 in SHARE cases also go to the C ABI and Python")
     p.add_argument("--no-python", action="store_true", help="do not ask the Python package")
     p.add_argument("--block", type=int, default=400, help="requests per pipelined block")
+    p.add_argument("--java-log", default=None, help="where the Java program's stderr goes (default: inherited)")
     p.add_argument("--max-reports", type=int, default=3, help="shrunk disagreements printed per area")
     return p.parse_args(argv)
 
 
 def category(why: str) -> str:
+    """What kind of disagreement: which binding, or else which field (or
+    whether one side failed), so that shrinking keeps to the same one."""
     for prefix in ("protocol error", "C ABI differs", "Python differs"):
-        if why.startswith(prefix) or why.startswith(f"steps: step") and prefix in why:
+        if why.startswith(prefix) or why.startswith("steps: step") and prefix in why:
             return prefix
-    return "java"
+    head = why.split(":", 1)[0]
+    if head.startswith("ours failed") or head.startswith("ours answered"):
+        return head.split(" ")[1]
+    return head
 
 
 def spread(total: int, areas: list[str]) -> dict[str, int]:
@@ -60,7 +66,8 @@ def spread(total: int, areas: list[str]) -> dict[str, int]:
 class Run:
     def __init__(self, args: argparse.Namespace):
         self.args = args
-        self.java = Answerer("java", args.java_cmd, shell=True)
+        self.java_log = open(args.java_log, "w") if args.java_log else None
+        self.java = Answerer("java", args.java_cmd, shell=True, stderr=self.java_log)
         self.core = Answerer("ours (core)", shlex.split(args.ours_cmd))
         self.c = Answerer("ours (C ABI)", shlex.split(args.c_cmd)) if args.c_cmd else None
         self.python = None

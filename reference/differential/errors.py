@@ -28,6 +28,10 @@ KIND_TO_CLASS: dict[str, str] = {
     "BundleError::MissingUpperBound": AIOOBE,
     "BundleError::InvalidBound": NFE,
     "BundleError::NoBundleForHash": IOOBE,
+    # The default layout's count is checked by the admin layer.
+    "BundleError::NoBundles": "org.apache.pulsar.common.util.RestException",
+    # splitBundles(target, 0, null) divides the range by 0.
+    "BundleError::ZeroSplitParts": ARITH,
     "BundleError::*": IAE,
     "AssignError::*": ASSIGN,
     "ConfigError::*": IAE,
@@ -56,12 +60,37 @@ def _not_compared(ours: str, java: str | None) -> bool:
     return True
 
 
+def _java_says_nothing(ours: str, java: str | None) -> bool:
+    # Guava's checkArgument without a message: Java's text is null.
+    return java is None
+
+
+# The namespace the Java program splits in (reference/PROTOCOL.md, `split`).
+SPLIT_NAMESPACE = "t/ns"
+
+
+def _bundle_in_namespace(ours: str, java: str | None) -> bool:
+    # Java names a bundle by its toString, `namespace/range`; the core's
+    # bundles are ranges, without a namespace.
+    if java is None:
+        return False
+    words = ours.split(" ")
+    return any(
+        " ".join(words[:i] + [f"{SPLIT_NAMESPACE}/{w}"] + words[i + 1 :]) == java
+        for i, w in enumerate(words)
+        if w.startswith("0x")
+    )
+
+
 # Kinds whose message is not compared exactly, and why.
 MESSAGE_RULES: dict[str, Callable[[str, str | None], bool]] = {
     "AssignError::RangeConflict": _consumer_prefix,
     # Java's text is the JDK's "Index N out of bounds for length M" of an
     # internal array; ours says which hash has no bundle.
     "BundleError::NoBundleForHash": _not_compared,
+    "BundleError::BoundariesNotSorted": _java_says_nothing,
+    "BundleError::SplitBoundaryOutsideBundle": _bundle_in_namespace,
+    "BundleError::CannotSplitFurther": _bundle_in_namespace,
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
-from typing import Sequence
+from typing import IO, Sequence
 
 
 class AnswererDied(RuntimeError):
@@ -15,13 +15,14 @@ class AnswererDied(RuntimeError):
 
 
 class Answerer:
-    def __init__(self, name: str, cmd: Sequence[str] | str, shell: bool = False):
+    def __init__(self, name: str, cmd: Sequence[str] | str, shell: bool = False, stderr: IO[str] | None = None):
         self.name = name
         self.proc = subprocess.Popen(
             cmd,
             shell=shell,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            stderr=stderr,
             text=True,
             encoding="utf-8",
             bufsize=1 << 20,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 # Fields that name a choice, not a size: shrinking them changes the question.
-_FIXED = {"op", "router", "scheme", "algorithm", "selector"}
+_FIXED = {"op", "router", "scheme", "algorithm", "selector", "range_size"}
 
 
 def _shorter_seq(seq: Any, unit: int) -> Iterator[Any]:

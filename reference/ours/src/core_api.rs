@@ -9,7 +9,7 @@ use pulsar_routing::bundles::{
     specified_positions_divide, topic_count_equally_divide,
 };
 use pulsar_routing::key_shared::{ExclusiveMode, HashRange, KeyHashRange};
-use pulsar_routing::topic_name::TopicName;
+use pulsar_routing::topic_name::{TopicName, TopicNameRules};
 use pulsar_routing::{
     HashingScheme, PartitionCount, RoundRobinRouter, RoutingKey, SinglePartitionRouter, crc32,
     get_partition_index, java_string_hash_bytes, java_string_hash_utf16, murmur3_32, sign_safe_mod,
@@ -20,20 +20,25 @@ use serde_json::{Map, Value, json};
 use crate::json::{self, Key};
 use crate::{Answer, Answerer, Failure};
 
-pub struct Core;
+/// The core, with the topic-name rules to parse by (the core's default
+/// unless `--topic-rules` says otherwise).
+pub struct Core {
+    pub rules: TopicNameRules,
+}
 
 impl Answerer for Core {
     fn answer(&mut self, op: &str, req: &Value) -> Answer {
+        let rules = self.rules;
         match op {
             "hash" => hash(req),
             "sign_safe_mod" => signed_mod(req),
             "route" => route(req),
-            "topic" => topic(req),
+            "topic" => topic(req, rules),
             "partition_index" => Ok(fields(
                 json!({"index": get_partition_index(json::str_of(req, "name")?)}),
             )),
             "bundles_default" => bundles_default(req),
-            "topic_bundle" => topic_bundle(req),
+            "topic_bundle" => topic_bundle(req, rules),
             "hash_bundle" => hash_bundle(req),
             "parse_bundle_range" => parse_bundle_range(req),
             "split" => split(req),
@@ -122,9 +127,9 @@ fn route(req: &Value) -> Answer {
     Ok(fields(json!({ "partitions": partitions })))
 }
 
-fn topic(req: &Value) -> Answer {
+fn topic(req: &Value, rules: TopicNameRules) -> Answer {
     let name = json::str_of(req, "name")?;
-    let t = TopicName::parse(name).map_err(|e| Failure::of("TopicNameError", &e))?;
+    let t = TopicName::parse_with(name, rules).map_err(|e| Failure::of("TopicNameError", &e))?;
     let mut m = fields(json!({
         "to_string": t.to_string(),
         "domain": t.domain().as_str(),
@@ -194,8 +199,8 @@ fn bundle_of_hash(layout: &BundleLayout<'_>, hash: u32) -> Result<String, Failur
         .ok_or_else(|| Failure::Protocol("bundle index out of the layout".into()))
 }
 
-fn topic_bundle(req: &Value) -> Answer {
-    let t = TopicName::parse(json::str_of(req, "topic")?)
+fn topic_bundle(req: &Value, rules: TopicNameRules) -> Answer {
+    let t = TopicName::parse_with(json::str_of(req, "topic")?, rules)
         .map_err(|e| Failure::of("TopicNameError", &e))?;
     let b = boundaries(req)?;
     let layout = layout(&b)?;

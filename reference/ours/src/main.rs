@@ -72,23 +72,30 @@ pub trait Answerer {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: pulsar-routing-reference [--via core | --via c --lib PATH]");
+    eprintln!("usage: pulsar-routing-reference [--via core | --via c --lib PATH] [--topic-rules v4|master]");
     std::process::exit(2);
 }
 
 fn main() {
     let mut via = String::from("core");
     let mut lib: Option<String> = None;
+    let mut rules = pulsar_routing::TopicNameRules::default();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--via" => via = args.next().unwrap_or_else(|| usage()),
             "--lib" => lib = Some(args.next().unwrap_or_else(|| usage())),
+            "--topic-rules" => {
+                rules = args
+                    .next()
+                    .and_then(|r| r.parse().ok())
+                    .unwrap_or_else(|| usage())
+            }
             _ => usage(),
         }
     }
     let mut answerer: Box<dyn Answerer> = match via.as_str() {
-        "core" => Box::new(core_api::Core),
+        "core" => Box::new(core_api::Core { rules }),
         "c" => {
             let path = lib.unwrap_or_else(|| usage());
             match c_abi::CAbi::load(&path) {
