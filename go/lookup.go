@@ -53,8 +53,9 @@ type LookupOptions struct {
 	LookupTimeoutMs uint64
 	// Retry retries retriable failures with backoff until the deadline.
 	Retry bool
-	// DetectRedirectLoops fails on a redirect loop; false is Java's
-	// behaviour (redirect until the limit).
+	// DetectRedirectLoops fails an attempt redirected back to an address
+	// already asked with the same authoritative flag: an opt-in heuristic
+	// (false by default, the clients' behaviour: redirect until the limit).
 	DetectRedirectLoops bool
 	// JitterSeed seeds the backoff's jitter, so a trace replays exactly.
 	JitterSeed uint64

@@ -1435,7 +1435,9 @@ typedef struct pulsar_routing_lookup_options {
    */
   bool retry;
   /*
-   Fail on a redirect loop (true); false is Java's exact behaviour.
+   Fail an attempt redirected back to an address already asked with the
+   same authoritative flag: an opt-in heuristic (false, the default, is
+   the clients' exact behaviour: redirect until the limit).
    */
   bool detect_redirect_loops;
   /*

@@ -209,6 +209,7 @@ fn a_redirect_loop_is_reported_with_its_chain() {
     let mut l = lookup(
         LookupOptions {
             retry: false,
+            detect_redirect_loops: true,
             ..LookupOptions::default()
         },
         &mut chain,

@@ -81,7 +81,9 @@ pub struct pulsar_routing_lookup_options {
     pub lookup_timeout_ms: u64,
     /// Retry retriable failures with backoff until the deadline (true).
     pub retry: bool,
-    /// Fail on a redirect loop (true); false is Java's exact behaviour.
+    /// Fail an attempt redirected back to an address already asked with the
+    /// same authoritative flag: an opt-in heuristic (false, the default, is
+    /// the clients' exact behaviour: redirect until the limit).
     pub detect_redirect_loops: bool,
     /// The seed of the backoff jitter.
     pub jitter_seed: u64,

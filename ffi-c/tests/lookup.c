@@ -57,7 +57,7 @@ static void leader_change_redirect_and_proxy(void) {
     pulsar_routing_lookup_options options;
     CHECK(pulsar_routing_lookup_options_default(&options) == S(OK));
     CHECK(options.max_redirects == 20 && options.operation_timeout_ms == 30000);
-    CHECK(options.retry && options.detect_redirect_loops);
+    CHECK(options.retry && !options.detect_redirect_loops);
 
     pulsar_routing_topic_lookup *l = NULL;
     CHECK(pulsar_routing_topic_lookup_new(SERVICE, &options, 21, &l) == S(OK));

@@ -530,7 +530,7 @@ fn construct<'s>(kind: &str, a: &'s Args) -> Result<Obj<'s>, Failure> {
                 operation_timeout_ms: int(a, "operation_timeout_ms", 30_000) as u64,
                 lookup_timeout_ms: opt_int(a, "lookup_timeout_ms").map(|x| x as u64),
                 retry: flag(a, "retry", true),
-                detect_redirect_loops: flag(a, "detect_redirect_loops", true),
+                detect_redirect_loops: flag(a, "detect_redirect_loops", false),
                 jitter_seed: int(a, "jitter_seed", 0) as u64,
             };
             let chain = vec![Hop::EMPTY; 21];

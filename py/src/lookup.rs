@@ -186,8 +186,9 @@ fn server_error(value: &Bound<'_, PyAny>) -> PyResult<ServerError> {
 /// Feed it events with the time in milliseconds; every method returns the
 /// `LookupAction` the client takes next. Thread-safe (a lock serialises
 /// the calls). `profile` is "java" (Java/C++, the default) or "go".
-/// `detect_redirect_loops=False` gives Java's exact behaviour (it has no
-/// loop detection and redirects until `max_redirects`).
+/// `detect_redirect_loops=True` adds an opt-in loop heuristic that no real
+/// client has (they redirect until `max_redirects`); the default is the
+/// client's exact behaviour.
 #[pyclass(frozen, module = "pulsar_routing", name = "TopicLookup")]
 pub(crate) struct PyTopicLookup(Mutex<OwnedTopicLookup>);
 
@@ -214,7 +215,7 @@ impl PyTopicLookup {
         operation_timeout_ms = 30_000,
         lookup_timeout_ms = None,
         retry = true,
-        detect_redirect_loops = true,
+        detect_redirect_loops = false,
         jitter_seed = 0,
         chain_capacity = 21,
     ))]

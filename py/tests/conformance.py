@@ -172,7 +172,7 @@ NEW: dict[str, Callable[[Args], Any]] = {
         operation_timeout_ms=integer(a.get("operation_timeout_ms", 30000)),
         lookup_timeout_ms=opt_int(a, "lookup_timeout_ms"),
         retry=a.get("retry", True),
-        detect_redirect_loops=a.get("detect_redirect_loops", True),
+        detect_redirect_loops=a.get("detect_redirect_loops", False),
         jitter_seed=integer(a.get("jitter_seed", 0)),
     ),
     "PartitionedMetadataLookup": lambda a: pr.PartitionedMetadataLookup(

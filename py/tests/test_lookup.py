@@ -101,7 +101,7 @@ def test_failures_are_typed_exceptions() -> None:
 
 
 def test_redirect_loop_carries_the_chain() -> None:
-    lookup = TopicLookup(SERVICE, retry=False)
+    lookup = TopicLookup(SERVICE, retry=False, detect_redirect_loops=True)
     lookup.start(0)
     lookup.on_response("redirect", 1, broker_service_url="pulsar://a:1", authoritative=True)
     lookup.on_response("redirect", 2, broker_service_url="pulsar://b:1", authoritative=True)

@@ -90,8 +90,13 @@ pub struct LookupOptions {
     pub retry: bool,
     /// Fail an attempt as soon as it is redirected to an address it already
     /// asked with the same authoritative flag ([`AttemptError::RedirectLoop`]).
-    /// On by default. Java has no such check and redirects until
-    /// `maxLookupRedirects`: set `false` for exactly Java's behaviour.
+    ///
+    /// Off by default, because no real client has such a check: Java, C++
+    /// and Go redirect until their limit. A repeated (address, flag) pair is
+    /// not proof of a loop either, since ownership can move between the two
+    /// visits and the second answer differ (a chain the real client
+    /// completes). This is therefore a heuristic, opt-in diagnostic: turn it
+    /// on to fail fast where brokers are known not to move bundles.
     pub detect_redirect_loops: bool,
     /// The seed of the backoff's jitter (Java uses an unseeded `Random`).
     pub jitter_seed: u64,
@@ -106,7 +111,7 @@ impl Default for LookupOptions {
             operation_timeout_ms: DEFAULT_OPERATION_TIMEOUT_MS,
             lookup_timeout_ms: None,
             retry: true,
-            detect_redirect_loops: true,
+            detect_redirect_loops: false,
             jitter_seed: 0,
         }
     }

@@ -222,9 +222,9 @@ pub enum AttemptError {
     /// answer to the request sent after the 20th `Redirect` is not read.
     GoRedirectLimit,
     /// The lookup was redirected back to an address it already asked with
-    /// the same authoritative flag, so the brokers would answer the same
-    /// again. A diagnostic of this crate (Java has none: it redirects until
-    /// the limit); see [`LookupOptions::detect_redirect_loops`](super::LookupOptions::detect_redirect_loops).
+    /// the same authoritative flag, so the brokers would likely answer the
+    /// same again. An opt-in diagnostic of this crate (no real client has
+    /// one: they redirect until the limit); see [`LookupOptions::detect_redirect_loops`](super::LookupOptions::detect_redirect_loops).
     /// The chain of addresses is the driver's `chain()`.
     RedirectLoop {
         /// The number of hops in the chain, the repeated one included.

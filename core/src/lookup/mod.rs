@@ -33,8 +33,9 @@
 //!   every binding (`action.explain(driver.server_message())`).
 //!
 //! Two deliberate additions to Java, both documented where they apply:
-//! redirect-loop detection ([`LookupOptions::detect_redirect_loops`], off
-//! gives Java's behaviour) and the deadline also ending an attempt that is
+//! redirect-loop detection ([`LookupOptions::detect_redirect_loops`], an
+//! opt-in heuristic, off by default so the driver is the client's exact
+//! behaviour) and the deadline also ending an attempt that is
 //! still being redirected (Java checks it only after a failure, so with no
 //! redirect limit it could redirect for ever).
 //!

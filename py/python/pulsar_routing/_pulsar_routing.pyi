@@ -627,7 +627,7 @@ class TopicLookup:
         operation_timeout_ms: int = 30000,
         lookup_timeout_ms: int | None = None,
         retry: bool = True,
-        detect_redirect_loops: bool = True,
+        detect_redirect_loops: bool = False,
         jitter_seed: int = 0,
         chain_capacity: int = 21,
     ) -> Self: ...
