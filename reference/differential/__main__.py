@@ -22,7 +22,7 @@ JAVA_VERSION = "4.2.4"
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="differential.sh", description=__doc__)
-    p.add_argument("--cases", type=int, default=60000, help="total cases, spread over the areas")
+    p.add_argument("--cases", type=int, default=150000, help="total cases, spread over the areas")
     p.add_argument("--seed", type=int, default=None, help="the run's seed (default: a new one, printed)")
     p.add_argument("--only", choices=sorted(gen.AREAS), action="append", help="only this area (repeatable)")
     p.add_argument("--java-cmd", required=True, help="the Java program's command line (a shell command)")

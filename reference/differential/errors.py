@@ -26,6 +26,7 @@ KIND_TO_CLASS: dict[str, str] = {
     "RouteError::IllegalPartitionIndex": IAE,
     "TopicNameError::*": IAE,
     "BundleError::MissingUpperBound": AIOOBE,
+    "BundleError::MissingLowerBound": AIOOBE,
     "BundleError::InvalidBound": NFE,
     "BundleError::NoBundleForHash": IOOBE,
     # The default layout's count is checked by the admin layer.
@@ -88,6 +89,9 @@ MESSAGE_RULES: dict[str, Callable[[str, str | None], bool]] = {
     # Java's text is the JDK's "Index N out of bounds for length M" of an
     # internal array; ours says which hash has no bundle.
     "BundleError::NoBundleForHash": _not_compared,
+    # The JDK's "Index 1 out of bounds for length 1" of the split text.
+    "BundleError::MissingUpperBound": _not_compared,
+    "BundleError::MissingLowerBound": _not_compared,
     "BundleError::BoundariesNotSorted": _java_says_nothing,
     "BundleError::SplitBoundaryOutsideBundle": _bundle_in_namespace,
     "BundleError::CannotSplitFurther": _bundle_in_namespace,

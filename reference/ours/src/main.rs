@@ -72,7 +72,9 @@ pub trait Answerer {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: pulsar-routing-reference [--via core | --via c --lib PATH] [--topic-rules v4|master]");
+    eprintln!(
+        "usage: pulsar-routing-reference [--via core | --via c --lib PATH] [--topic-rules v4|master]"
+    );
     std::process::exit(2);
 }
 
