@@ -266,7 +266,7 @@ class _Session:
             self.record("partitioned_metadata", conn=self.conn, topic=topic, request_id=request_id, error=str(e))
             self.send(
                 Type.PARTITIONED_METADATA_RESPONSE,
-                {"request_id": request_id, "response": 1, "error": 17, "message": str(e)},
+                {"request_id": request_id, "response": 1, "error": wire.ServerError.InvalidTopicName, "message": str(e)},
             )
             return
         self.record(

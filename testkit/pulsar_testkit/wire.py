@@ -447,6 +447,7 @@ class ServerError:
     ServiceNotReady = 6
     ChecksumError = 9
     TopicNotFound = 11
+    InvalidTopicName = 17
     NotAllowedError = 22
 
 
