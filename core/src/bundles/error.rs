@@ -100,7 +100,11 @@ impl fmt::Display for BundleError {
             Self::BufferTooSmall { needed } => write!(f, "output buffer too small: {needed} entries needed"),
             Self::BundleNotFound => f.write_str("Cannot find bundle in the bundles list"),
             Self::InvalidUpperBoundary => f.write_str("Invalid upper boundary for bundle"),
-            Self::CannotSplitFurther(b) => write!(f, "{b} bundle can't be split further"),
+            // 4.2.4's text (NamespaceBundleFactory.splitBundles).
+            Self::CannotSplitFurther(b) => write!(
+                f,
+                "{b} bundle can't be split further since range not larger than 1"
+            ),
             Self::SplitBoundaryOutsideBundle(b) => {
                 write!(f, "The given fixed keys must between the key range of the {b} bundle")
             }
