@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import shlex
 import sys
 import time
@@ -155,6 +156,7 @@ class Run:
         r = random.Random(f"{self.args.seed}/{area}")
         share = random.Random(f"{self.args.seed}/{area}/share")
         agreed = done = reported = 0
+        kinds: dict[str, int] = {}
         while done < n:
             block = [gen.AREAS[area](r) for _ in range(min(self.args.block, n - done))]
             shared = {i for i in range(len(block)) if share.randrange(self.args.share) == 0}
@@ -163,11 +165,25 @@ class Run:
             for req, why in zip(block, whys):
                 if why is None:
                     agreed += 1
-                elif reported < self.args.max_reports:
+                    continue
+                k = self.summary(why)
+                kinds[k] = kinds.get(k, 0) + 1
+                if reported < self.args.max_reports:
                     reported += 1
                     self.report(area, req, why)
             done += len(block)
+        for k, count in sorted(kinds.items(), key=lambda kv: -kv[1]):
+            print(f"    {count} x {k}")
         return agreed, done
+
+    @staticmethod
+    def summary(why: str) -> str:
+        """A disagreement's kind for the per-area tally: its text without
+        the values (quoted strings, objects, numbers)."""
+        text = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "…", why)
+        text = re.sub(r"\{.*\}|\[.*\]", "…", text)
+        text = re.sub(r"\d+", "N", text)
+        return text[:120]
 
 
 def main(argv: list[str]) -> int:

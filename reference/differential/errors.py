@@ -107,5 +107,5 @@ def agree(kind: str, message: str, jclass: str | None, jmessage: str | None) -> 
         return f"our {kind} stands for {want}, Java threw {jclass}"
     rule = MESSAGE_RULES.get(kind, _exact)
     if not rule(message, jmessage):
-        return f"messages differ: ours {message!r}, Java {jmessage!r}"
+        return f"{kind}: messages differ: ours {message!r}, Java {jmessage!r}"
     return None
