@@ -41,6 +41,9 @@ lib="$target_dir/release/libpulsar_routing.so"
 if [ -z "$java_cmd" ]; then
     java_cmd="scripts/reference-java.sh"
 fi
+# Once an exception is thrown often enough, HotSpot's JIT throws a shared
+# instance without a message; Java's real messages are what is compared.
+export JAVA_TOOL_OPTIONS="-XX:-OmitStackTraceInFastThrow${JAVA_TOOL_OPTIONS:+ $JAVA_TOOL_OPTIONS}"
 
 PYTHONPATH="$root/reference${PYTHONPATH:+:$PYTHONPATH}" exec .venv/bin/python -m differential \
     --java-cmd "$java_cmd" \
