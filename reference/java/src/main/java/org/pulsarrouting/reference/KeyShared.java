@@ -100,6 +100,10 @@ final class KeyShared {
         return selector.removeConsumer(c);
     }
 
+    Consumer consumerById(long id) {
+        return consumers.get(id);
+    }
+
     Long select(int hash) {
         Consumer c = selector.select(hash);
         return c == null ? null : c.consumerId();

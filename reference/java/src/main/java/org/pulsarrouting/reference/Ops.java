@@ -190,11 +190,16 @@ final class Ops {
 
     /** A message as a producer's newMessage() builds it; the builder needs no producer for a key and a schema. */
     static Message<?> message(JsonNode keyU16, JsonNode keyBytes) {
+        return message(keyU16 == null || keyU16.isNull() ? null : Codec.u16(keyU16.asText()),
+                keyBytes == null || keyBytes.isNull() ? null : Codec.bytes(keyBytes.asText()));
+    }
+
+    static Message<?> message(String key, byte[] keyBytes) {
         TypedMessageBuilderImpl<byte[]> builder = new TypedMessageBuilderImpl<>(null, Schema.BYTES);
-        if (keyU16 != null && !keyU16.isNull()) {
-            builder.key(Codec.u16(keyU16.asText()));
-        } else if (keyBytes != null && !keyBytes.isNull()) {
-            builder.keyBytes(Codec.bytes(keyBytes.asText()));
+        if (key != null) {
+            builder.key(key);
+        } else if (keyBytes != null) {
+            builder.keyBytes(keyBytes);
         }
         return builder.getMessage();
     }
