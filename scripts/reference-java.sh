@@ -5,6 +5,8 @@
 #   scripts/reference-java.sh                 serve the protocol on stdin/stdout
 #   scripts/reference-java.sh --build         only (re)build the harness
 #   scripts/reference-java.sh --golden OUTDIR print testdata/golden/*.jsonl again into OUTDIR
+#   scripts/reference-java.sh --self-check    send reference/java/selfcheck.jsonl's requests
+#                                             and compare with its expected answers (golden rows)
 #
 # The jar is rebuilt when it is missing or older than any source or the pom.
 # The build runs offline when ~/.m2 already holds every artifact, online
@@ -36,6 +38,33 @@ fi
 case "${1:-}" in
     --build)
         exit 0
+        ;;
+    --self-check)
+        "$0" < <(python3 -c 'import json,sys
+for l in open(sys.argv[1]): print(json.dumps(json.loads(l)["request"]))' "$project/selfcheck.jsonl") \
+            | python3 -c '
+import json, sys
+cases = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+answers = [json.loads(l) for l in sys.stdin]
+def fits(want, got):
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(k in got and fits(v, got[k]) for k, v in want.items())
+    if isinstance(want, list) and want and isinstance(want[0], dict):
+        return isinstance(got, list) and len(got) == len(want) and all(map(fits, want, got))
+    return want == got
+bad = 0
+for case, got in zip(cases, answers):
+    want = dict(case["expect"])
+    want.setdefault("ok", True)
+    if not fits(want, got):
+        bad += 1
+        print("MISMATCH", case["from"], "\n  want", json.dumps(want)[:300], "\n  got ", json.dumps(got)[:300])
+if len(answers) != len(cases):
+    bad += 1
+    print(f"{len(answers)} answers to {len(cases)} requests")
+print(f"self-check: {len(cases) - bad}/{len(cases)} answers agree with the golden rows")
+sys.exit(1 if bad else 0)' "$project/selfcheck.jsonl"
+        exit
         ;;
     --golden)
         if [[ $# -ne 2 ]]; then
