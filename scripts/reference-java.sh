@@ -78,6 +78,9 @@ esac
 
 # Serial GC and the CDS archive keep start-up short; the broker classes'
 # logging is configured by the log4j2.xml in the jar (stderr, errors only).
-exec java -XX:+UseSerialGC -Xshare:auto \
+# Without -OmitStackTraceInFastThrow the JIT replaces an exception thrown
+# often (a division by zero, an index out of bounds) with one that has no
+# message, and error_message would turn null after a few thousand requests.
+exec java -XX:+UseSerialGC -Xshare:auto -XX:-OmitStackTraceInFastThrow \
     -Dfile.encoding=UTF-8 -Dlog4j2.configurationFile=log4j2.xml \
     -cp "$jar:$(cat "$classpath")" org.pulsarrouting.reference.Harness "$@"
