@@ -70,7 +70,10 @@ pub enum BundleError {
 impl fmt::Display for BundleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NoBundles => f.write_str("number of bundles must be at least 1"),
+            // The admin layer's words: the RestException of PoliciesUtil.getBundles.
+            Self::NoBundles => f.write_str(
+                "Invalid number of bundles. Number of bundles has to be in the range of (0, 2^32].",
+            ),
             Self::NoBoundaries => f.write_str("Can't create bundles w/o partition boundaries"),
             Self::TooFewBoundaries => f.write_str("Need to specify at least 2 boundaries"),
             Self::BoundariesNotSorted => f.write_str("bundle boundaries must be in non-decreasing order"),
