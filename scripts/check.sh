@@ -55,6 +55,15 @@ scripts/test-wheel.sh
 step "conformance: every scenario agrees in Rust, C, Python and Go"
 scripts/conformance.sh
 
+step "differential: the Rust core, the C ABI and Python against the real Java 4.2.4 classes, on fresh random inputs"
+scripts/differential.sh
+
+step "golden vectors printed again by the real Java 4.2.4 classes"
+scripts/golden-regen.sh
+
+step "on the wire: the real Java and Go producers through the test broker"
+scripts/test-wire.sh
+
 step "fuzz smoke runs"
 scripts/fuzz-smoke.sh
 

@@ -40,4 +40,11 @@ fi
 log "building the Python package into .venv"
 (cd py && VIRTUAL_ENV="$PWD/../.venv" PATH="$PWD/../.venv/bin:$PATH" \
     maturin develop --release --quiet)
+# The real Pulsar 4.2.4 classes the differential test and the golden
+# vectors are checked against; the first run fills ~/.m2, later ones build
+# offline.
+log "building the Java reference harness (reference/java)"
+scripts/reference-java.sh --build
+log "building the real producers of the wire tests (testkit/java, testkit/go)"
+scripts/test-wire.sh --build
 log "setup done"

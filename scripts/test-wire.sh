@@ -6,7 +6,8 @@
 # send keyed, ordering-key and keyless messages through the real clients and
 # check the partition the broker recorded for every message against the
 # Python package (the core for Java, the `go` profile for Go). Exits non-zero
-# on any disagreement, or when a sender cannot be built.
+# on any disagreement, or when a sender cannot be built. With --build it only
+# fetches and builds the senders (scripts/setup.sh).
 #
 # Downloads, once: the Maven artifacts into ~/.m2 (Maven Central) and the
 # pinned Go module with its dependencies into the Go module cache (the Go
@@ -51,6 +52,11 @@ go_bin="$root/testkit/.build/wire-sender"
 (cd "$go_dir" && GOFLAGS=-mod=readonly "$GO" mod download -x 2>&1 | grep -E '^# get .*: 200|error' || true)
 (cd "$go_dir" && GOFLAGS="-mod=readonly -buildvcs=false" "$GO" build -o "$go_bin" .) ||
     die "the Go sender does not build"
+
+if [ "${1:-}" = --build ]; then
+    # scripts/setup.sh: fetch and build now, test later.
+    exit 0
+fi
 
 log "wire tests (testkit/tests)"
 status=0
