@@ -18,3 +18,28 @@ fn a_bundle_of_width_one_says_why_it_cannot_split() {
         "0x00000005_0x00000006 bundle can't be split further since range not larger than 1"
     );
 }
+
+/// A hash past the 65536 slots: 4.2.4's exclusive selector looks it up
+/// among the declared ranges as it is, where the core used to reduce it
+/// modulo 65536 (Java: `[[0,0]]` answers nobody for 65536, `[[1,65536]]`
+/// answers its consumer).
+#[test]
+fn an_exclusive_hash_past_the_slots_is_not_reduced() {
+    use pulsar_routing::key_shared::{ExclusiveConfig, ExclusiveMode, ExclusiveSelector, HashRange};
+    let config = ExclusiveConfig::new(4, 8);
+    let mut sel = ExclusiveSelector::new(config, vec![0u32; config.storage_words().unwrap()]).unwrap();
+    sel.add(7, Some(&[HashRange::new(0, 0)])).unwrap();
+    assert_eq!(sel.select(0), Some(7));
+    assert_eq!(sel.select(65536), None);
+    sel.add(8, Some(&[HashRange::new(1, 65536)])).unwrap();
+    assert_eq!(sel.select(65536), Some(8));
+    assert_eq!(sel.select(65537), None);
+    // Above i32::MAX, Java's int is negative: below every range here.
+    assert_eq!(sel.select(u32::MAX), None);
+
+    // The pre-#24730 selector did reduce: `hash % rangeSize`.
+    let legacy = config.with_mode(ExclusiveMode::LegacyPre24730);
+    let mut old = ExclusiveSelector::new(legacy, vec![0u32; legacy.storage_words().unwrap()]).unwrap();
+    old.add(7, Some(&[HashRange::new(0, 0)])).unwrap();
+    assert_eq!(old.select(65536), Some(7));
+}

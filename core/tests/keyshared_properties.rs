@@ -593,7 +593,9 @@ impl ExclusiveModel {
     }
 
     fn select(&self, h: u32) -> Option<u64> {
-        let slot = (h % 65536) as i32;
+        // 4.2.4 and master (spec §7): the floor entry of the hash as it is,
+        // Java's int, with no reduction.
+        let slot = h as i32;
         let (_, (range, owner)) = self.map.range(..=slot).next_back()?;
         (range.0 <= slot && slot <= range.1).then_some(*owner)
     }

@@ -571,10 +571,6 @@ def gen_key_shared(r: random.Random) -> dict:
             steps.append({"op": "remove", "consumer_id": cid})
         else:
             h = r.randrange(0, hash_max + 1) if r.random() < 0.95 else r.choice([0, hash_max, hash_max + 1])
-            if selector == "exclusive":
-                # The broker only asks slots of [0, 65535]; past them 4.2.4's
-                # exclusive selector and the core differ (see the report).
-                h = min(h, hash_max)
             steps.append({"op": "select", "hash": h})
         # A failed add leaves the consumer out; the driver does not know
         # which adds fail, so an id stays "present" and may be removed.

@@ -449,16 +449,34 @@ impl<S: AsRef<[u32]> + AsMut<[u32]>> ExclusiveSelector<S> {
         )
     }
 
-    /// The consumer of `hash`: Java reduces it modulo 65536, then (current
-    /// rules) the stored range starting at or below it, if it contains it;
-    /// (legacy) the owner of the stored bounds on both sides, if the same.
+    /// The consumer of `hash` (Java's `int`, so above `i32::MAX` it reads as
+    /// negative): (current rules) the declared range starting at or below
+    /// it, if it contains it; (legacy) Java reduces it modulo 65536, then
+    /// the owner of the stored bounds on both sides, if the same.
     #[must_use]
     #[inline]
     pub fn select(&self, hash: u32) -> Option<ConsumerId> {
+        if hash as usize >= SLOTS && self.config.mode != ExclusiveMode::LegacyPre24730 {
+            return self.select_outside_slots(hash as i32);
+        }
         let words = self.storage.as_ref();
         let regions = &self.layout.regions;
         let handle = rd(region(words, regions[7]), hash as usize % SLOTS);
         (handle != NONE).then(|| id_at(region(words, regions[0]), handle))
+    }
+
+    /// A hash the slot table cannot hold. The broker never asks one (sticky
+    /// key hashes are below 65536), but 4.2.4's selector looks it up among
+    /// the declared ranges unreduced, and the broker accepts ranges past
+    /// 65535, so so does this. Declared ranges never overlap, so the one
+    /// containing the hash is the one starting at or below it.
+    #[cold]
+    fn select_outside_slots(&self, hash: i32) -> Option<ConsumerId> {
+        let [ids, _, starts, ends, owners, ..] =
+            split_ref(self.storage.as_ref(), &self.layout.regions);
+        (0..self.ranges as usize)
+            .find(|&r| rd(starts, r) as i32 <= hash && hash <= rd(ends, r) as i32)
+            .map(|r| id_at(ids, rd(owners, r)))
     }
 
     /// The consumer of a sticky key: [`ExclusiveSelector::select`] of its
