@@ -25,9 +25,12 @@ fn a_bundle_of_width_one_says_why_it_cannot_split() {
 /// answers its consumer).
 #[test]
 fn an_exclusive_hash_past_the_slots_is_not_reduced() {
-    use pulsar_routing::key_shared::{ExclusiveConfig, ExclusiveMode, ExclusiveSelector, HashRange};
+    use pulsar_routing::key_shared::{
+        ExclusiveConfig, ExclusiveMode, ExclusiveSelector, HashRange,
+    };
     let config = ExclusiveConfig::new(4, 8);
-    let mut sel = ExclusiveSelector::new(config, vec![0u32; config.storage_words().unwrap()]).unwrap();
+    let mut sel =
+        ExclusiveSelector::new(config, vec![0u32; config.storage_words().unwrap()]).unwrap();
     sel.add(7, Some(&[HashRange::new(0, 0)])).unwrap();
     assert_eq!(sel.select(0), Some(7));
     assert_eq!(sel.select(65536), None);
@@ -39,7 +42,8 @@ fn an_exclusive_hash_past_the_slots_is_not_reduced() {
 
     // The pre-#24730 selector did reduce: `hash % rangeSize`.
     let legacy = config.with_mode(ExclusiveMode::LegacyPre24730);
-    let mut old = ExclusiveSelector::new(legacy, vec![0u32; legacy.storage_words().unwrap()]).unwrap();
+    let mut old =
+        ExclusiveSelector::new(legacy, vec![0u32; legacy.storage_words().unwrap()]).unwrap();
     old.add(7, Some(&[HashRange::new(0, 0)])).unwrap();
     assert_eq!(old.select(65536), Some(7));
 }
