@@ -15,9 +15,10 @@
 //!   [`CustomRouter`], with Java's selection rules and error messages.
 //!
 //! **Topic to bundle**: [`topic_name`] parses every form of topic name the
-//! broker accepts (4.x rules by default, 5.0's as an option) and hashes the
-//! canonical name without building it; [`bundles`] maps that hash to a
-//! namespace bundle, and splits bundles with the broker's four algorithms.
+//! broker accepts (Pulsar 4.2's rules by default, an older 4.x line's and
+//! 5.0's as options) and hashes the canonical name without building it;
+//! [`bundles`] maps that hash to a namespace bundle, and splits bundles
+//! with the broker's four algorithms.
 //!
 //! **Key_Shared subscription to consumer**: [`key_shared`].
 //!

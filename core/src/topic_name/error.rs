@@ -56,23 +56,23 @@ pub enum TopicNameError<'a> {
     BlankLocalName {
         /// What the v4 rules put before a short name when they expand it
         /// (`persistent://` or `persistent://public/default/`); empty
-        /// otherwise, the master rules always quoting the input.
+        /// otherwise, the 4.2 and master rules always quoting the input.
         prefix: &'static str,
         /// The input, or for a one-part short name under the v4 rules, that
         /// part.
         name: &'a str,
     },
-    /// The path has the wrong number of parts, or (under the master rules) an
-    /// empty part. The v4 rules say `Invalid topic name: {name}`; the master
-    /// rules drop the colon: `Invalid topic name {name}`.
+    /// The path has the wrong number of parts, or (under the 4.2 and master
+    /// rules) an empty part. The v4 rules say `Invalid topic name: {name}`;
+    /// the 4.2 and master rules drop the colon: `Invalid topic name {name}`.
     InvalidTopicName {
-        /// The input, or under the master rules, the part of it whose
+        /// The input, or under the 4.2 and master rules, the part of it whose
         /// slashes were being split when an empty part turned up.
         name: &'a str,
         /// Which rules rejected the name, and so which message applies.
         rules: TopicNameRules,
     },
-    /// Master rules only: a four-part name after `://`, which the v4 rules
+    /// 4.2 and master rules: a four-part name after `://`, which the v4 rules
     /// read as a V1 name with a cluster:
     /// `V1 topic names (with cluster component) are no longer supported. Please use the V2 format: '<domain>://tenant/namespace/topic'. Got: {name}`.
     V1NameUnsupported {
@@ -133,7 +133,9 @@ impl fmt::Display for TopicNameError<'_> {
             ),
             Self::InvalidTopicName { name, rules } => match rules {
                 TopicNameRules::V4 => write!(f, "Invalid topic name: {name}"),
-                TopicNameRules::Master => write!(f, "Invalid topic name {name}"),
+                TopicNameRules::Master | TopicNameRules::Pulsar4_2 => {
+                    write!(f, "Invalid topic name {name}")
+                }
             },
             Self::V1NameUnsupported { name } => write!(
                 f,

@@ -7,15 +7,19 @@
 //! canonical name is never built: [`TopicName::crc32`] streams its pieces,
 //! and [`Display`](core::fmt::Display) writes them.
 //!
-//! Two rule sets exist, chosen with [`TopicNameRules`]:
+//! Three rule sets exist, chosen with [`TopicNameRules`]:
 //!
-//! | | [`TopicNameRules::V4`] (default) | [`TopicNameRules::Master`] |
-//! |---|---|---|
-//! | source | released 4.x | 5.0 development (PIP-457, PIP-460) |
-//! | `persistent://t/c/ns/x` | V1 name with cluster `c` | rejected |
-//! | empty path parts (`t//x`, `x/`) | dropped in short names | rejected |
-//! | `PERSISTENT://t/ns/x` | canonical `persistent://t/ns/x` | canonical kept verbatim |
-//! | domains | `persistent`, `non-persistent` | also `topic`, `segment` |
+//! | | [`TopicNameRules::Pulsar4_2`] (default) | [`TopicNameRules::V4`] | [`TopicNameRules::Master`] |
+//! |---|---|---|---|
+//! | source | the 4.2.4 release, checked against its classes | a mirror commit before PIP-457, never checked against a release | 5.0 development (PIP-457, PIP-460) |
+//! | `persistent://t/c/ns/x` | rejected | V1 name with cluster `c` | rejected |
+//! | empty path parts (`t//x`, `x/`) | rejected | dropped in short names | rejected |
+//! | `PERSISTENT://t/ns/x` | canonical kept verbatim | canonical `persistent://t/ns/x` | canonical kept verbatim |
+//! | domains | `persistent`, `non-persistent` | `persistent`, `non-persistent` | also `topic`, `segment` |
+//!
+//! The 4.2 rules are the master rules without the PIP-460 domains, and with
+//! one difference of order: 4.2 splits the path before it looks the domain
+//! up, so `kafka://t/c/ns/x` is refused as a V1 name, not for its domain.
 //!
 //! ```
 //! use pulsar_routing::topic_name::{TopicDomain, TopicName, TopicNameRules};
@@ -27,10 +31,12 @@
 //! assert_eq!(topic.partitioned_topic_name().to_string(), "persistent://public/default/my-topic");
 //! assert_eq!(topic.crc32(), pulsar_routing::crc32(topic.to_string().as_bytes()));
 //!
-//! // The master rules keep a full name as written, so it hashes differently.
-//! let upper = TopicName::parse_with("PERSISTENT://t/ns/x", TopicNameRules::Master)?;
+//! // 4.2 keeps a full name as written, so it hashes differently from the
+//! // rebuilt name the older rules give.
+//! let upper = TopicName::parse("PERSISTENT://t/ns/x")?;
 //! assert_eq!(upper.to_string(), "PERSISTENT://t/ns/x");
-//! assert_eq!(TopicName::parse("PERSISTENT://t/ns/x")?.to_string(), "persistent://t/ns/x");
+//! let rebuilt = TopicName::parse_with("PERSISTENT://t/ns/x", TopicNameRules::V4)?;
+//! assert_eq!(rebuilt.to_string(), "persistent://t/ns/x");
 //! # Ok::<(), pulsar_routing::topic_name::TopicNameError<'static>>(())
 //! ```
 
@@ -57,24 +63,34 @@ use java::{
 /// Which Pulsar release's `TopicName` rules to follow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TopicNameRules {
-    /// The released 4.x behaviour: V1 names with a cluster are accepted,
-    /// empty parts of short names are dropped, the canonical name is rebuilt
-    /// with a lower-case domain, and the error messages say "Invalid topic
-    /// name: …".
-    #[default]
+    /// The 4.x line as a mirror commit before PIP-457 had it: V1 names with
+    /// a cluster are accepted, empty parts of short names are dropped, the
+    /// canonical name is rebuilt with a lower-case domain, and the error
+    /// messages say "Invalid topic name: …". No release was checked to
+    /// behave so (4.2.4 does not); it suits brokers old enough to still
+    /// accept V1 names.
     V4,
     /// The 5.0 development line: V1 names and empty path parts are
     /// rejected, a full name is its own canonical form (domain case
     /// included), the partition index comes from the local name only, and
     /// the scalable `topic://` and `segment://` domains exist.
     Master,
+    /// The released 4.2 line, checked against Pulsar 4.2.4's classes (the
+    /// project's reference, hence the default): as [`TopicNameRules::Master`]
+    /// for V1 names, empty parts, domain case and messages, but with only
+    /// the `persistent` and `non-persistent` domains, looked up after the
+    /// path is split.
+    #[default]
+    Pulsar4_2,
 }
 
 impl TopicNameRules {
-    /// The name used by the C and Python APIs: `"v4"` or `"master"`.
+    /// The name used by the Python API and the conformance scenarios:
+    /// `"4.2"`, `"v4"` or `"master"`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
+            Self::Pulsar4_2 => "4.2",
             Self::V4 => "v4",
             Self::Master => "master",
         }
@@ -90,9 +106,10 @@ impl fmt::Display for TopicNameRules {
 impl core::str::FromStr for TopicNameRules {
     type Err = UnknownTopicNameRules;
 
-    /// Accepts `"v4"` and `"master"`.
+    /// Accepts `"4.2"`, `"v4"` and `"master"`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
+            "4.2" => Ok(Self::Pulsar4_2),
             "v4" => Ok(Self::V4),
             "master" => Ok(Self::Master),
             _ => Err(UnknownTopicNameRules),
@@ -106,7 +123,7 @@ pub struct UnknownTopicNameRules;
 
 impl fmt::Display for UnknownTopicNameRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown topic name rules: expected \"v4\" or \"master\"")
+        f.write_str("unknown topic name rules: expected \"4.2\", \"v4\" or \"master\"")
     }
 }
 
@@ -152,14 +169,16 @@ impl TopicDomain {
     ///
     /// ```
     /// use pulsar_routing::topic_name::{TopicDomain, TopicNameRules};
-    /// assert_eq!(TopicDomain::parse("Non-Persistent", TopicNameRules::V4), Some(TopicDomain::NonPersistent));
-    /// assert_eq!(TopicDomain::parse("topic", TopicNameRules::V4), None);
+    /// assert_eq!(TopicDomain::parse("Non-Persistent", TopicNameRules::Pulsar4_2), Some(TopicDomain::NonPersistent));
+    /// assert_eq!(TopicDomain::parse("topic", TopicNameRules::Pulsar4_2), None);
     /// assert_eq!(TopicDomain::parse("topic", TopicNameRules::Master), Some(TopicDomain::Topic));
     /// ```
     #[must_use]
     pub fn parse(value: &str, rules: TopicNameRules) -> Option<Self> {
         let known: &[Self] = match rules {
-            TopicNameRules::V4 => &[Self::Persistent, Self::NonPersistent],
+            TopicNameRules::Pulsar4_2 | TopicNameRules::V4 => {
+                &[Self::Persistent, Self::NonPersistent]
+            }
             TopicNameRules::Master => &[
                 Self::Persistent,
                 Self::NonPersistent,
@@ -195,9 +214,9 @@ impl fmt::Display for TopicDomain {
 /// `my-topic` equals `persistent://public/default/my-topic`.
 ///
 /// ```
-/// use pulsar_routing::topic_name::TopicName;
+/// use pulsar_routing::topic_name::{TopicName, TopicNameRules};
 ///
-/// let v1 = TopicName::parse("persistent://tenant/cluster/ns/a b")?;
+/// let v1 = TopicName::parse_with("persistent://tenant/cluster/ns/a b", TopicNameRules::V4)?;
 /// assert_eq!(v1.cluster(), Some("cluster"));
 /// assert_eq!(v1.namespace().to_string(), "tenant/cluster/ns");
 /// assert_eq!(v1.local_name(), "a b");
@@ -218,22 +237,24 @@ pub struct TopicName<'a> {
     descriptor: Option<&'a str>,
     partition_index: i32,
     rules: TopicNameRules,
-    /// The canonical name is `input` itself: master rules keep full names
-    /// as written, and a 4.x full name with a lower-case domain rebuilds to
-    /// the same text. Decided once at parse time, since hashing asks per call.
+    /// The canonical name is `input` itself: the 4.2 and master rules keep
+    /// full names as written, and a v4 full name with a lower-case domain
+    /// rebuilds to the same text. Decided once at parse time, since hashing
+    /// asks per call.
     verbatim: bool,
     /// A one-part short name: tenant and namespace are the defaults.
     default_namespace: bool,
 }
 
 impl<'a> TopicName<'a> {
-    /// Parses `name` with the released 4.x rules ([`TopicNameRules::V4`]).
+    /// Parses `name` with the rules of the 4.2 release
+    /// ([`TopicNameRules::Pulsar4_2`], the default).
     ///
     /// # Errors
     /// Whatever Java's `TopicName.get` throws for `name`, as a
     /// [`TopicNameError`] with the same message.
     pub fn parse(name: &'a str) -> Result<Self, TopicNameError<'a>> {
-        Self::parse_with(name, TopicNameRules::V4)
+        Self::parse_with(name, TopicNameRules::Pulsar4_2)
     }
 
     /// Parses `name` with the given rules.
@@ -243,8 +264,12 @@ impl<'a> TopicName<'a> {
     ///
     /// let v1 = "persistent://tenant/cluster/ns/topic";
     /// assert!(TopicName::parse_with(v1, TopicNameRules::V4).is_ok());
-    /// let err = TopicName::parse_with(v1, TopicNameRules::Master).unwrap_err();
+    /// let err = TopicName::parse_with(v1, TopicNameRules::Pulsar4_2).unwrap_err();
     /// assert!(err.to_string().starts_with("V1 topic names (with cluster component) are no longer supported."));
+    /// // 4.2 has no scalable domains.
+    /// let err = TopicName::parse_with("segment://t/ns/x/0000-ffff-1", TopicNameRules::Pulsar4_2).unwrap_err();
+    /// assert!(err.to_string().starts_with("V1 topic names"));
+    /// assert!(TopicName::parse_with("topic://t/ns/x", TopicNameRules::Master).is_ok());
     /// ```
     ///
     /// # Errors
@@ -253,7 +278,7 @@ impl<'a> TopicName<'a> {
     pub fn parse_with(name: &'a str, rules: TopicNameRules) -> Result<Self, TopicNameError<'a>> {
         match rules {
             TopicNameRules::V4 => Self::parse_v4(name),
-            TopicNameRules::Master => Self::parse_master(name),
+            TopicNameRules::Master | TopicNameRules::Pulsar4_2 => Self::parse_master(name, rules),
         }
     }
 
@@ -350,33 +375,42 @@ impl<'a> TopicName<'a> {
         Ok(topic)
     }
 
-    /// The master constructor: `splitBySlash` rejects empty parts, the
-    /// domain decides how many parts a full name may have, and a full name
-    /// is kept as written.
-    fn parse_master(input: &'a str) -> Result<Self, TopicNameError<'a>> {
-        let invalid = |name| TopicNameError::InvalidTopicName {
-            name,
-            rules: TopicNameRules::Master,
+    /// The master and 4.2 constructor: `splitBySlash` rejects empty parts,
+    /// and a full name is kept as written. Master lets the domain decide how
+    /// many parts a full name may have; 4.2, without scalable domains,
+    /// always splits into at most four and only then reads the domain, so
+    /// a malformed path is reported before an unknown domain.
+    fn parse_master(input: &'a str, rules: TopicNameRules) -> Result<Self, TopicNameError<'a>> {
+        let invalid = |name| TopicNameError::InvalidTopicName { name, rules };
+        let domain_of = |domain| {
+            TopicDomain::parse(domain, rules).ok_or(TopicNameError::InvalidDomain { domain })
         };
         let mut parts_len_is_one = false;
         let (domain, [tenant, namespace, mut local], verbatim) = match split_once_str(input, "://")
         {
-            Some((domain, rest)) => {
-                let domain = TopicDomain::parse(domain, TopicNameRules::Master)
-                    .ok_or(TopicNameError::InvalidDomain { domain })?;
+            Some((domain_text, rest)) => {
+                let known = match rules {
+                    TopicNameRules::Master => Some(domain_of(domain_text)?),
+                    _ => None,
+                };
                 // Scalable local names may hold `/`.
-                let limit = match domain {
-                    TopicDomain::Topic | TopicDomain::Segment => 3,
-                    TopicDomain::Persistent | TopicDomain::NonPersistent => 4,
+                let limit = match known {
+                    Some(TopicDomain::Topic | TopicDomain::Segment) => 3,
+                    _ => 4,
                 };
                 let parts = split_by_slash(rest, limit).ok_or(invalid(rest))?;
-                match parts.exactly_three() {
-                    Some(three) => (domain, three, true),
+                let three = match parts.exactly_three() {
+                    Some(three) => three,
                     None if parts.len == 4 => {
                         return Err(TopicNameError::V1NameUnsupported { name: input });
                     }
                     None => return Err(invalid(input)),
-                }
+                };
+                let domain = match known {
+                    Some(domain) => domain,
+                    None => domain_of(domain_text)?,
+                };
+                (domain, three, true)
             }
             None => {
                 let parts = split_by_slash(input, 0).ok_or(invalid(input))?;
@@ -408,14 +442,14 @@ impl<'a> TopicName<'a> {
             descriptor = Some(desc);
         }
         if is_java_blank(local) {
-            // The master constructor quotes its argument, not the expansion.
+            // Both constructors quote their argument, not the expansion.
             return Err(TopicNameError::BlankLocalName {
                 prefix: "",
                 name: input,
             });
         }
-        // Unlike v4, master builds the `NamespaceName` after the blank check
-        // (lazily, in later versions), so a blank local name wins.
+        // Unlike v4, 4.2 and master build the `NamespaceName` after the blank
+        // check (lazily, in later versions), so a blank local name wins.
         validate_namespace(tenant, None, namespace)?;
         Ok(Self {
             input,
@@ -426,7 +460,7 @@ impl<'a> TopicName<'a> {
             local,
             descriptor,
             partition_index: get_partition_index(local),
-            rules: TopicNameRules::Master,
+            rules,
             verbatim,
             default_namespace: !verbatim && parts_len_is_one,
         })
@@ -827,8 +861,8 @@ impl<'a> SlashParts<'a> {
     }
 }
 
-/// The master `splitBySlash(topic, limit)`: splits at `/` into at most
-/// `limit` parts (0: no limit), the last part keeping any further `/`.
+/// The 4.2 and master `splitBySlash(topic, limit)`: splits at `/` into at
+/// most `limit` parts (0: no limit), the last part keeping any further `/`.
 /// `None` (Java's "Invalid topic name") for an empty part before the last
 /// one, or an empty last part when the limit was reached.
 fn split_by_slash(topic: &str, limit: usize) -> Option<SlashParts<'_>> {

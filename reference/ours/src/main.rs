@@ -73,7 +73,7 @@ pub trait Answerer {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: pulsar-routing-reference [--via core | --via c --lib PATH] [--topic-rules v4|master]"
+        "usage: pulsar-routing-reference [--via core | --via c --lib PATH] [--topic-rules 4.2|v4|master]"
     );
     std::process::exit(2);
 }
