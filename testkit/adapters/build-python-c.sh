@@ -45,21 +45,24 @@ static="$target_dir/release/libpulsar_routing.a"
 
 out="$root/testkit/.build"
 mkdir -p "$out"
-sender="$out/c-sender"
-sources=(testkit/adapters/c_sender.c testkit/adapters/libpulsar_c_decls.h include/pulsar_routing_libpulsar.h
-    include/pulsar_routing.h)
-stale=false
-[ -x "$sender" ] || stale=true
-for f in "${sources[@]}" "$static"; do
-    [ "$f" -nt "$sender" ] && stale=true
+headers=(testkit/adapters/libpulsar_c_decls.h include/pulsar_routing_libpulsar.h include/pulsar_routing.h)
+# c_sender.c -> c-sender: the wire sender; c_router_check.c -> c-router-check.
+for name in c_sender c_router_check; do
+    binary="$out/${name//_/-}"
+    stale=false
+    [ -x "$binary" ] || stale=true
+    for f in "testkit/adapters/$name.c" "${headers[@]}" "$static"; do
+        [ "$f" -nt "$binary" ] && stale=true
+    done
+    if $stale; then
+        log "compiling $binary"
+        "$cc" -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -I include -I testkit/adapters \
+            "testkit/adapters/$name.c" -o "$binary" \
+            "$static" "$libpulsar" -Wl,-rpath,"$(dirname "$libpulsar")" \
+            -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+    fi
 done
-if $stale; then
-    log "compiling $sender"
-    "$cc" -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -I include -I testkit/adapters \
-        testkit/adapters/c_sender.c -o "$sender" \
-        "$static" "$libpulsar" -Wl,-rpath,"$(dirname "$libpulsar")" \
-        -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
-fi
-echo "TESTKIT_C_SENDER=$sender"
+echo "TESTKIT_C_SENDER=$out/c-sender"
+echo "TESTKIT_C_ROUTER_CHECK=$out/c-router-check"
 echo "TESTKIT_LIBPULSAR=$libpulsar"
 echo "TESTKIT_PULSAR_ROUTING_STATIC=$static"

@@ -20,8 +20,10 @@ Built by testkit/adapters/build-python-c.sh (TESTKIT_C_SENDER, TESTKIT_PYTHON).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -313,3 +315,15 @@ def test_adapted_client_lands_where_java_does(client: str, java_side: tuple[Plan
     workdir: Path = tmp_path_factory.mktemp(f"adapter-{client}")
     runs, sent, refused, starts = run_adapter(client, java_side, workdir)
     check(client, runs, sent, refused, starts, java_side[1])
+
+
+def test_c_adapter_refuses_partitions_above_32767() -> None:
+    """libpulsar casts the router's answer to a short: the adapter answers -1
+    (the client fails the send) rather than let 65537 reach partition 1."""
+    check_binary = os.environ.get("TESTKIT_C_ROUTER_CHECK") or str(TESTKIT / ".build" / "c-router-check")
+    if not Path(check_binary).exists():
+        _missing("TESTKIT_C_ROUTER_CHECK", "the C router check (testkit/adapters/build-python-c.sh)")
+    done = subprocess.run([check_binary], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    counts = json.loads(done.stdout)
+    assert counts["failures"] == 0 and counts["refused_above_32767"] > 0 and counts["routed"] > 0

@@ -535,7 +535,8 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     _key_args(p)
     p.add_argument("-n", "--partitions", nargs="+", type=_count, default=[12, 16], metavar="N")
     p.add_argument("--setups", nargs="+", default=list(DEFAULT_CLIENT_SETUPS), metavar="SETUP",
-                   help="client setups: PROFILE[:OPTION] or kafka[:PARTITIONER] (default: %(default)s)")
+                   help="client setups: PROFILE[:OPTION], CLIENT+java_router[:SCHEME] (a client with this "
+                        "project's adapter) or kafka[:PARTITIONER] (default: %(default)s)")
     _max_distinct_arg(p, "key shares from a uniform sample of the distinct keys (traffic stays exact)")
 
     p = command("bundles", _bundles, "topic-partitions over namespace bundles, bundle count and split impact")

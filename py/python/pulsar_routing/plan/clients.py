@@ -11,7 +11,15 @@ A *setup* names how a producer routes keys:
   1.33, 1.62, 1.81 and 1.82; ``boost_1_74_x86_64`` is an older spelling of
   ``boost_1_74``), or a routing mode (``round_robin``, ``single_partition``);
 * ``kafka`` (the Java Kafka client: ``toPositive(murmur2(key)) % n``) or
-  ``kafka:PARTITIONER`` (a librdkafka partitioner, e.g. ``kafka:consistent_random``).
+  ``kafka:PARTITIONER`` (a librdkafka partitioner, e.g. ``kafka:consistent_random``);
+* a client made to route like Java by this project's adapter,
+  ``CLIENT+java_router`` or ``CLIENT+java_router:SCHEME`` (the Java
+  producers' scheme, ``java_string`` by default): ``python+java_router``
+  (:func:`pulsar_routing.clients.java_router`) and ``cpp+java_router``
+  (``include/pulsar_routing_libpulsar.h``, C and C++). They route as Java
+  but for what the client cannot carry: partitions above 32767 (the send
+  fails), keys given as ``bytes`` (neither client has ``keyBytes``), and
+  for Python the empty key (sent as no key).
 
 Keys are sent as ``str`` (UTF-8 for every client but Java's JavaStringHash)
 or ``bytes``; a key a client routes as keyless (Go's ``""``, every key of
@@ -28,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..kafka import kafka_partitions
-from ..profiles import ProfileRouteError, profile_partitions
+from ..profiles import ProfileConfigError, ProfileRouteError, profile_partitions
 from .inputs import KeysLike, WeightsLike, key_sample
 from .results import ClientDivergencePair, ClientDivergenceReport
 
@@ -45,22 +53,60 @@ DEFAULT_CLIENT_SETUPS = (
     "dotpulsar",
     "java:murmur3_32",
     "kafka",
+    "python+java_router",
+    "cpp+java_router",
 )
 """The setups compared by default: every client's default keyed routing
 (C++'s BoostHash as built with Boost 1.74, Debian 12's and the generation of
 the C++ client's own packages up to 3.4 and of pulsar-client wheels up to
 3.5; Python's as the current wheel, Boost 1.82 and later; pulsar-rs with the
 ``RoundRobin`` policy, the one under which it reads keys), the one scheme
-Java, Go and C++ agree on, and Kafka's Java client. ``cpp:boost_1_74``
+Java, Go and C++ agree on, Kafka's Java client, and the Python and C++
+clients with this project's ``java_router`` adapter, which bring their keys
+back to Java's partitions. ``cpp:boost_1_74``
 against ``python`` is what upgrading from an old C++ build to the current
 wheel does to keyed routing."""
 
 _MODES = ("default", "round_robin", "single_partition")
 
+ADAPTED_CLIENTS = ("python", "cpp")
+"""The clients ``CLIENT+java_router`` names: those with an adapter here."""
+
+# The highest partition the C++ client, and the Python client over it, can
+# address: both cast the router's answer to a 16-bit short.
+_CPP_MAX_PARTITION = 32767
+
+
+def _key_list(keys: Any) -> list[Any]:
+    if hasattr(keys, "to_pylist"):
+        return list(keys.to_pylist())
+    if hasattr(keys, "tolist"):
+        return list(keys.tolist())
+    return list(keys)
+
+
+def _adapted_partitions(keys: Any, partitions: int, client: str, scheme: str) -> NDArray[np.int32]:
+    """Java's partitions, with what the adapted client cannot carry marked:
+    -1 where it sends the key as keyless, -2 where it cannot send it as
+    Java's key or the send fails."""
+    if client not in ADAPTED_CLIENTS:
+        raise ProfileConfigError(
+            f"no java_router adapter for {client!r} here; adapted clients: {', '.join(ADAPTED_CLIENTS)}"
+        )
+    out = profile_partitions(keys, partitions, "java", scheme=scheme).astype(np.int32)
+    out[out > _CPP_MAX_PARTITION] = -2
+    for i, key in enumerate(_key_list(keys)):
+        if isinstance(key, (bytes, bytearray, memoryview)):
+            out[i] = -2
+        elif client == "python" and key == "":
+            out[i] = -1
+    return out
+
 
 def setup_partitions(keys: Any, partitions: int, setup: str) -> NDArray[np.int32]:
     """The partition of every key under one setup; -1 where it routes the key as keyless (or at random),
-    -2 where the producer fails the send (C++ and Python above 32767 partitions).
+    -2 where the producer fails the send (C++ and Python above 32767 partitions) or, for an adapted
+    client, cannot send the key as Java's.
 
     ``keys`` is anything :func:`pulsar_routing.profile_partitions` takes.
     Raises :class:`pulsar_routing.ProfileConfigError` for an unknown setup and
@@ -69,6 +115,11 @@ def setup_partitions(keys: Any, partitions: int, setup: str) -> NDArray[np.int32
     e.g. ``cpp:boost_1_74``).
     """
     name, _, option = setup.partition(":")
+    client, plus, adapter = name.partition("+")
+    if plus:
+        if adapter != "java_router":
+            raise ProfileConfigError(f"unknown adapter {adapter!r} in {setup!r}; the adapter is java_router")
+        return _adapted_partitions(keys, partitions, client, option or "java_string")
     if name == "kafka":
         return kafka_partitions(keys, partitions, option or "java")
     if not option:
@@ -142,7 +193,13 @@ def client_divergence(
         )
     for (setup, n), parts in routed.items():
         failed = int((parts == -2).sum())
-        if failed:
+        if failed and "+" in setup.partition(":")[0]:
+            notes.append(
+                f"{setup} at {n} partitions: {failed} of {distinct} keys cannot reach Java's partition. The "
+                "adapter refuses a partition above 32767 (the client's 16-bit cast would send it elsewhere; the "
+                "send fails instead), and the client cannot send a bytes key (it has no keyBytes)."
+            )
+        elif failed:
             notes.append(
                 f"{setup} at {n} partitions: the producer fails the send of {failed} of {distinct} keys. "
                 "The C++ client (and the Python wheel over it) casts the partition to a 16-bit short, so "
@@ -160,6 +217,9 @@ def client_notes() -> list[str]:
         "Producers of one topic that route a key differently split it over two partitions, and its order "
         "with it: give them one scheme (Murmur3_32Hash is the one Java, Go and C++ agree on for every key; "
         "pulsar-rs and DotPulsar match them only for a power-of-two partition count).",
+        "CLIENT+java_router is a client with this project's adapter in its router plug-in point "
+        "(pulsar_routing.clients.java_router for Python, include/pulsar_routing_libpulsar.h for C and C++): "
+        "it routes keys as Java does, so against java it differs only where the client cannot carry the key.",
         "Go hashes UTF-8 bytes without Java's mask: on ASCII keys it agrees with Java whenever n is a power of two.",
         "C++ and Python route keys with BoostHash, which changed with Boost 1.62, 1.81 and 1.82: C++ builds "
         "with Boost 1.62 to 1.80 (pulsar-client-cpp packages up to 3.4, pulsar-client wheels up to 3.5) and "
