@@ -46,8 +46,9 @@ static="$target_dir/release/libpulsar_routing.a"
 out="$root/testkit/.build"
 mkdir -p "$out"
 headers=(testkit/adapters/libpulsar_c_decls.h include/pulsar_routing_libpulsar.h include/pulsar_routing.h)
-# c_sender.c -> c-sender: the wire sender; c_router_check.c -> c-router-check.
-for name in c_sender c_router_check; do
+# c_sender.c -> c-sender (the wire sender), c_router_check.c -> c-router-check,
+# c_bench.c -> c-bench (run by bench_python_c.py).
+for name in c_sender c_router_check c_bench; do
     binary="$out/${name//_/-}"
     stale=false
     [ -x "$binary" ] || stale=true
