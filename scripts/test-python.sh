@@ -29,7 +29,7 @@ maturin develop --release --quiet
 # mypy sees in each is what it holds at run time.
 step "stubtest: _pulsar_routing.pyi and the submodules against the built module"
 python -m mypy.stubtest pulsar_routing._pulsar_routing \
-    pulsar_routing.{hashes,routers,topics,bundles,key_shared,lookup,sender,profiles,kafka,key_counts}
+    pulsar_routing.{hashes,routers,topics,bundles,key_shared,lookup,sender,profiles,kafka,key_counts,clients}
 
 step "mypy --strict: package, tests, bench"
 python -m mypy python/pulsar_routing tests bench
