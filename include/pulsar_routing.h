@@ -227,12 +227,12 @@ enum pulsar_routing_status
    */
   PULSAR_ROUTING_STATUS_TOPIC_NAME_BLANK_LOCAL_NAME = 404,
   /*
-   A topic name with the wrong number of parts, or (master rules) an
-   empty part.
+   A topic name with the wrong number of parts, or (4.2 and master
+   rules) an empty part.
    */
   PULSAR_ROUTING_STATUS_TOPIC_NAME_INVALID = 405,
   /*
-   Master rules: a V1 name, with a cluster.
+   4.2 and master rules: a V1 name, with a cluster.
    */
   PULSAR_ROUTING_STATUS_TOPIC_NAME_V1_UNSUPPORTED = 406,
   /*
@@ -2490,9 +2490,10 @@ typedef struct pulsar_routing_topic_name {
 #define PULSAR_ROUTING_METADATA_EVENT_FAILED 3
 
 /*
- The released 4.x rules (the default): V1 names with a cluster are
- accepted, empty parts of short names are dropped, and the canonical name
- is rebuilt with a lower-case domain.
+ The 4.x rules of a mirror commit before PIP-457, never checked against a
+ release: V1 names with a cluster are accepted, empty parts of short names
+ are dropped, and the canonical name is rebuilt with a lower-case domain.
+ For brokers old enough to accept V1 names.
  */
 #define PULSAR_ROUTING_TOPIC_NAME_RULES_V4 0
 
@@ -2502,6 +2503,15 @@ typedef struct pulsar_routing_topic_name {
  included), and the `topic://` and `segment://` domains exist.
  */
 #define PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER 1
+
+/*
+ The released 4.2 rules, checked against Pulsar 4.2.4 (the other
+ bindings' default; its own value so that code built against the older
+ values keeps its meaning): as `_MASTER` for V1 names, empty parts, domain
+ case and messages, with only the `persistent` and `non-persistent`
+ domains.
+ */
+#define PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2 2
 
 /*
  `persistent`: stored. Short names get this domain.
@@ -7290,8 +7300,10 @@ pulsar_routing_status pulsar_routing_sign_safe_mod(int64_t dividend,
  - `name`, `len`: the name's UTF-8 bytes, without a NUL terminator; `name`
    must not be NULL, even when `len` is 0. The filled struct points into
    them: keep them valid and unchanged while it is used.
- - `rules`: `PULSAR_ROUTING_TOPIC_NAME_RULES_V4` (Pulsar 4.x) or
-   `PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER` (5.0 development).
+ - `rules`: `PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2` (the 4.2 release,
+   what the other bindings default to), `PULSAR_ROUTING_TOPIC_NAME_RULES_V4`
+   (an older 4.x line) or `PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER` (5.0
+   development).
  - `topic_out`: receives the parsed name on success.
 
  Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`,

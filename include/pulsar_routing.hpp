@@ -867,11 +867,12 @@ private:
 /* Topic names                                                         */
 /* ------------------------------------------------------------------ */
 
-/// Which `TopicName` rules parse: the released 4.x or the 5.0 development
-/// ones.
+/// Which `TopicName` rules parse: the 4.2 release (the default), an older
+/// 4.x line that still accepts V1 names, or the 5.0 development ones.
 enum class topic_name_rules : pulsar_routing_topic_name_rules {
     v4 = PULSAR_ROUTING_TOPIC_NAME_RULES_V4,
     master = PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER,
+    pulsar_4_2 = PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2,
 };
 
 /// A parsed topic name, as the broker's `TopicName.get`. Owns a copy of the
@@ -880,7 +881,7 @@ enum class topic_name_rules : pulsar_routing_topic_name_rules {
 class topic_name {
 public:
     /// Throws `error` with Java's full message for a rejected name.
-    explicit topic_name(std::string_view name, topic_name_rules rules = topic_name_rules::v4)
+    explicit topic_name(std::string_view name, topic_name_rules rules = topic_name_rules::pulsar_4_2)
         : text_(name), rules_(rules) {
         parse();
     }
@@ -1086,7 +1087,7 @@ public:
     }
     /// The bundle that serves a topic (the broker hashes its canonical name).
     bundle_range bundle_for_topic(std::string_view topic,
-                                  topic_name_rules rules = topic_name_rules::v4) const {
+                                  topic_name_rules rules = topic_name_rules::pulsar_4_2) const {
         pulsar_routing_bundle_range r{};
         detail::check(pulsar_routing_bundle_layout_bundle_for_topic(
             &layout_, detail::non_null(topic.data()), topic.size(),

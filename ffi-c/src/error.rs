@@ -123,10 +123,10 @@ pub enum pulsar_routing_status {
     TopicNameInvalidNamedEntity = 403,
     /// The local name of a topic is empty or only whitespace.
     TopicNameBlankLocalName = 404,
-    /// A topic name with the wrong number of parts, or (master rules) an
-    /// empty part.
+    /// A topic name with the wrong number of parts, or (4.2 and master
+    /// rules) an empty part.
     TopicNameInvalid = 405,
-    /// Master rules: a V1 name, with a cluster.
+    /// 4.2 and master rules: a V1 name, with a cluster.
     TopicNameV1Unsupported = 406,
     /// Master rules: a `segment://` name without its
     /// `/<hashStart>-<hashEnd>-<segmentId>` descriptor.

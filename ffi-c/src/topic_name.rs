@@ -23,15 +23,23 @@ use crate::text::pulsar_routing_str;
 /// `PULSAR_ROUTING_TOPIC_NAME_RULES_*` values.
 pub type pulsar_routing_topic_name_rules = u32;
 
-/// The released 4.x rules (the default): V1 names with a cluster are
-/// accepted, empty parts of short names are dropped, and the canonical name
-/// is rebuilt with a lower-case domain.
+/// The 4.x rules of a mirror commit before PIP-457, never checked against a
+/// release: V1 names with a cluster are accepted, empty parts of short names
+/// are dropped, and the canonical name is rebuilt with a lower-case domain.
+/// For brokers old enough to accept V1 names.
 pub const PULSAR_ROUTING_TOPIC_NAME_RULES_V4: pulsar_routing_topic_name_rules = 0;
 
 /// The 5.0 development rules (PIP-457, PIP-460): V1 names and empty path
 /// parts are rejected, a full name is its own canonical form (domain case
 /// included), and the `topic://` and `segment://` domains exist.
 pub const PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER: pulsar_routing_topic_name_rules = 1;
+
+/// The released 4.2 rules, checked against Pulsar 4.2.4 (the other
+/// bindings' default; its own value so that code built against the older
+/// values keeps its meaning): as `_MASTER` for V1 names, empty parts, domain
+/// case and messages, with only the `persistent` and `non-persistent`
+/// domains.
+pub const PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2: pulsar_routing_topic_name_rules = 2;
 
 /// The part of a topic name before `://`: one of the
 /// `PULSAR_ROUTING_TOPIC_DOMAIN_*` values.
@@ -52,7 +60,11 @@ pub const PULSAR_ROUTING_TOPIC_DOMAIN_SEGMENT: pulsar_routing_topic_domain = 3;
 
 /// The rules in the order of their `PULSAR_ROUTING_TOPIC_NAME_RULES_*`
 /// values.
-const RULES: [TopicNameRules; 2] = [TopicNameRules::V4, TopicNameRules::Master];
+const RULES: [TopicNameRules; 3] = [
+    TopicNameRules::V4,
+    TopicNameRules::Master,
+    TopicNameRules::Pulsar4_2,
+];
 
 /// The domains in the order of their `PULSAR_ROUTING_TOPIC_DOMAIN_*` values.
 const DOMAINS: [TopicDomain; 4] = [
@@ -165,8 +177,10 @@ macro_rules! try_topic {
 /// - `name`, `len`: the name's UTF-8 bytes, without a NUL terminator; `name`
 ///   must not be NULL, even when `len` is 0. The filled struct points into
 ///   them: keep them valid and unchanged while it is used.
-/// - `rules`: `PULSAR_ROUTING_TOPIC_NAME_RULES_V4` (Pulsar 4.x) or
-///   `PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER` (5.0 development).
+/// - `rules`: `PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2` (the 4.2 release,
+///   what the other bindings default to), `PULSAR_ROUTING_TOPIC_NAME_RULES_V4`
+///   (an older 4.x line) or `PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER` (5.0
+///   development).
 /// - `topic_out`: receives the parsed name on success.
 ///
 /// Returns `OK`, `NULL_PARAMETER`, `INVALID_UTF8`,

@@ -738,6 +738,7 @@ static void check_sign_safe_mod_row(char **f, int n) {
 static pulsar_routing_topic_name_rules rules_named(const char *name) {
     if (strcmp(name, "v4") == 0) return PULSAR_ROUTING_TOPIC_NAME_RULES_V4;
     if (strcmp(name, "master") == 0) return PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER;
+    if (strcmp(name, "4.2") == 0) return PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2;
     fail("unknown rules '%s'", name);
     return UINT32_MAX;
 }

@@ -31,8 +31,8 @@ Line formats (fields separated by one tab; '-' marks an absent value; a
     S   partition_index_arg num_partitions partition
     M   dividend divisor result|E
 
-  topics.jsonl (a row that holds for both rule sets gives one line per set;
-  rules is v4 or master):
+  topics.jsonl (a row that holds for several rule sets gives one line per
+  set; rules is v4, master or 4.2):
     TP  rules input_hex to_string_hex domain tenant_hex cluster_hex|-
         namespace_portion_hex namespace_hex local_name_hex partition_index
         partitioned_topic_name_hex persistent(0|1) lookup_name_hex
@@ -229,11 +229,23 @@ def join(items):
     return ",".join(str(item) for item in items)
 
 
+def names_scalable_domain(topic):
+    """Whether the name is written with PIP-460's topic:// or segment://."""
+    domain, sep, _ = topic.partition("://")
+    return bool(sep) and domain.lower() in ("topic", "segment")
+
+
 def rules_of(row):
-    """The rule sets a row holds for: `impl` is both, v4 or master."""
+    """The rule sets a row holds for: `impl` is both, v4 or master. The 4.2
+    rules hold where 4.2.4 prints the row again unchanged (the golden
+    README's "Printing them again"): rows of both builds, and master rows
+    outside the scalable domains 4.2.4 does not have."""
     impl = row.get("impl") or "both"
     if impl == "both":
-        return ["v4", "master"]
+        return ["v4", "master", "4.2"]
+    name = row["input"] if "input" in row else row["topic"]
+    if impl == "master" and not names_scalable_domain(name):
+        return ["master", "4.2"]
     if impl in ("v4", "master"):
         return [impl]
     raise ValueError(f"unknown impl {impl!r}: {row}")

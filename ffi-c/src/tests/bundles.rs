@@ -9,7 +9,8 @@ use crate::bundles::*;
 use crate::error::pulsar_routing_status as S;
 use crate::text::pulsar_routing_str;
 use crate::topic_name::{
-    PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER, PULSAR_ROUTING_TOPIC_NAME_RULES_V4,
+    PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER, PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2,
+    PULSAR_ROUTING_TOPIC_NAME_RULES_V4,
 };
 use pulsar_routing_core::bundles::{
     BoundErrorKind, BundleError, BundleLayout, BundleRange, FlowLimits, TopicLoad,
@@ -339,6 +340,10 @@ fn bundle_for_topic() {
             (
                 PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER,
                 TopicNameRules::Master,
+            ),
+            (
+                PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2,
+                TopicNameRules::Pulsar4_2,
             ),
         ] {
             let topic = TopicName::parse_with(name, core_rules).unwrap();

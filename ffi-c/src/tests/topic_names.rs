@@ -12,6 +12,14 @@ use pulsar_routing_core::topic_name::{TopicName, TopicNameError, TopicNameRules}
 
 const V4: pulsar_routing_topic_name_rules = PULSAR_ROUTING_TOPIC_NAME_RULES_V4;
 const MASTER: pulsar_routing_topic_name_rules = PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER;
+const PULSAR_4_2: pulsar_routing_topic_name_rules = PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2;
+
+/// Each C value with the core rules it stands for.
+const ALL_RULES: [(pulsar_routing_topic_name_rules, TopicNameRules); 3] = [
+    (V4, TopicNameRules::V4),
+    (MASTER, TopicNameRules::Master),
+    (PULSAR_4_2, TopicNameRules::Pulsar4_2),
+];
 const USIZE_SENTINEL: usize = 0x5eed;
 const FILL: u8 = 0xa5;
 
@@ -128,7 +136,7 @@ const NAMES: &[&str] = &[
 #[test]
 fn parse_matches_the_core() {
     for &name in NAMES {
-        for (rules, core_rules) in [(V4, TopicNameRules::V4), (MASTER, TopicNameRules::Master)] {
+        for (rules, core_rules) in ALL_RULES {
             let what = format!("{name:?} under {core_rules:?}");
             let expected = TopicName::parse_with(name, core_rules);
             let topic = match (parse(name, rules), expected) {
@@ -274,14 +282,20 @@ fn rejected_names_give_their_status_and_javas_message() {
             S::TopicNameInvalidSegmentDescriptor,
         ),
         ("topic://t/ns/x", V4, S::TopicNameInvalidDomain),
+        (
+            "persistent://t/c/ns/x",
+            PULSAR_4_2,
+            S::TopicNameV1Unsupported,
+        ),
+        ("segment://t/ns/x", PULSAR_4_2, S::TopicNameInvalidDomain),
+        ("kafka://t/c/ns/x", PULSAR_4_2, S::TopicNameV1Unsupported),
     ];
     for &(name, rules, status) in cases {
         assert_eq!(parse(name, rules), Err(status), "{name:?}");
-        let core_rules = if rules == V4 {
-            TopicNameRules::V4
-        } else {
-            TopicNameRules::Master
-        };
+        let core_rules = ALL_RULES
+            .iter()
+            .find_map(|&(c, core)| (c == rules).then_some(core))
+            .expect("a known C value");
         let java = TopicName::parse_with(name, core_rules)
             .unwrap_err()
             .to_string();
@@ -360,7 +374,7 @@ fn bad_arguments() {
             pulsar_routing_topic_name_parse(b"\xff".as_ptr(), 1, 99, &mut topic),
             S::InvalidUtf8
         );
-        for rules in [2, 99, u32::MAX] {
+        for rules in [3, 99, u32::MAX] {
             assert_eq!(
                 pulsar_routing_topic_name_parse(b"x".as_ptr(), 1, rules, &mut topic),
                 S::UnknownTopicNameRules

@@ -408,7 +408,9 @@ void test_kafka_partitioners() {
 // Every golden parse row, under the rules it was printed with.
 void test_topic_names(const std::string &dir) {
     for (const auto &r : read_tsv(dir + "/topics.tsv")) {
-        const auto rules = r.at(0) == "v4" ? pr::topic_name_rules::v4 : pr::topic_name_rules::master;
+        const auto rules = r.at(0) == "v4"       ? pr::topic_name_rules::v4
+                           : r.at(0) == "master" ? pr::topic_name_rules::master
+                                                 : pr::topic_name_rules::pulsar_4_2;
         const std::string input = unhex(r.at(1));
         const std::string what = r.at(0) + " '" + input + "'";
         if (unhex(r.at(2)) == "ok") {
