@@ -34,8 +34,8 @@ func Example() {
 	_, err = pulsarrouting.PartitionForKey("k", 0, pulsarrouting.SchemeJavaString)
 	fmt.Println(err)
 
-	topic, _ := pulsarrouting.ParseTopicName("my-topic", pulsarrouting.RulesV4)
-	bundle, _ := pulsarrouting.BundleForTopic(4, topic.String(), pulsarrouting.RulesV4)
+	topic, _ := pulsarrouting.ParseTopicName("my-topic", pulsarrouting.RulesPulsar42)
+	bundle, _ := pulsarrouting.BundleForTopic(4, topic.String(), pulsarrouting.RulesPulsar42)
 	fmt.Println(topic, "is in bundle", bundle)
 	// Output:
 	// Java: 4

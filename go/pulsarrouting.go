@@ -514,10 +514,17 @@ func ClientPartition(client ClientProfile, scheme ClientHashingScheme, k Key, nu
 // TopicNameRules chooses the broker's TopicName rules.
 type TopicNameRules uint32
 
-// The released 4.x rules, and the 5.0 development ones.
+// The rule sets. RulesPulsar42 (named as crypto/tls names TLS 1.2
+// VersionTLS12) follows the 4.2 release, checked against Pulsar 4.2.4, and
+// is the one to pass unless the broker is older or newer: the other
+// bindings default to it. RulesV4 is an older 4.x line, modelled on a
+// commit before PIP-457 and never checked against a release, that still
+// accepts V1 names with a cluster; RulesMaster is the 5.0 development line
+// with the topic:// and segment:// domains.
 const (
-	RulesV4     TopicNameRules = C.PULSAR_ROUTING_TOPIC_NAME_RULES_V4
-	RulesMaster TopicNameRules = C.PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER
+	RulesPulsar42 TopicNameRules = C.PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2
+	RulesV4       TopicNameRules = C.PULSAR_ROUTING_TOPIC_NAME_RULES_V4
+	RulesMaster   TopicNameRules = C.PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER
 )
 
 // TopicName is a topic name the broker's TopicName.get accepts.
