@@ -310,7 +310,7 @@ impl PyNamespaceBundles {
     /// The bundle that serves `topic`: the CRC-32 of its canonical name,
     /// looked up as `bundle_for_hash` does. A `str` is parsed with `rules`;
     /// a partition (`x-partition-3`) is a topic of its own.
-    #[pyo3(signature = (topic, *, rules = "v4", strict = false))]
+    #[pyo3(signature = (topic, *, rules = "4.2", strict = false))]
     fn bundle_for_topic(
         &self,
         topic: &Bound<'_, PyAny>,
@@ -348,7 +348,7 @@ impl PyNamespaceBundles {
         max_msg_rate = None,
         max_bandwidth_mbytes = None,
         threshold_percent = None,
-        rules = "v4",
+        rules = "4.2",
     ))]
     fn split_boundaries(
         &self,
@@ -426,7 +426,7 @@ impl PyNamespaceBundles {
         max_msg_rate = None,
         max_bandwidth_mbytes = None,
         threshold_percent = None,
-        rules = "v4",
+        rules = "4.2",
     ))]
     fn split<'py>(
         slf: &Bound<'py, Self>,
@@ -484,7 +484,7 @@ impl PyNamespaceBundles {
     /// (`-partition-0` to `-partition-<n-1>`, each hashed on its own) and
     /// the result has shape `(len(topics), n)`. `strict=True` raises where
     /// the broker's lookup throws (a hash of `0xffffffff`).
-    #[pyo3(signature = (topics, *, partitions = None, rules = "v4", strict = false))]
+    #[pyo3(signature = (topics, *, partitions = None, rules = "4.2", strict = false))]
     fn bundle_indexes<'py>(
         &self,
         py: Python<'py>,
@@ -513,7 +513,7 @@ impl PyNamespaceBundles {
     /// `num_bundles` counts. `None` topics are not counted. With
     /// `partitions=n`, each topic counts as its `n` partitions, each in its
     /// own bundle. Inputs as for `bundle_indexes`.
-    #[pyo3(signature = (topics, *, partitions = None, rules = "v4"))]
+    #[pyo3(signature = (topics, *, partitions = None, rules = "4.2"))]
     fn count_per_bundle<'py>(
         &self,
         py: Python<'py>,
@@ -542,7 +542,7 @@ impl PyNamespaceBundles {
     /// topics of the split bundle change. `None` topics are False. With
     /// `partitions=n`, shape `(len(topics), n)`, one entry per partition.
     /// Inputs as for `bundle_indexes`.
-    #[pyo3(signature = (after, topics, *, partitions = None, rules = "v4"))]
+    #[pyo3(signature = (after, topics, *, partitions = None, rules = "4.2"))]
     fn compare<'py>(
         &self,
         py: Python<'py>,
@@ -606,7 +606,7 @@ impl PyNamespaceBundles {
 /// `"0x00000000_0x40000000"`. A hash of `0xffffffff` goes to the last bundle,
 /// where the broker's lookup throws (see `NamespaceBundles.bundle_for_hash`).
 #[pyfunction]
-#[pyo3(signature = (topic, num_bundles = 4, *, rules = "v4"))]
+#[pyo3(signature = (topic, num_bundles = 4, *, rules = "4.2"))]
 pub(crate) fn topic_bundle(
     topic: &Bound<'_, PyAny>,
     num_bundles: i32,

@@ -207,24 +207,18 @@ pub(crate) fn hashing_scheme(py: Python<'_>, name: &str) -> PyResult<HashingSche
         .map_err(|e: UnknownHashingScheme| e.into_py_exception(py))
 }
 
-/// Parses a topic-name rule set: `"v4"` (released 4.x, the default) or
-/// `"master"` (5.0 development).
-///
-/// The core has no text names for its rule sets, so they are spelled here.
+/// Parses a topic-name rule set by the core's name for it: `"4.2"` (the
+/// 4.2 release, the default), `"v4"` (an older 4.x line) or `"master"` (5.0
+/// development).
 pub(crate) fn topic_name_rules(name: &str) -> PyResult<TopicNameRules> {
-    match name {
-        "v4" => Ok(TopicNameRules::V4),
-        "master" => Ok(TopicNameRules::Master),
-        _ => Err(PulsarRoutingError::new_err(format!(
-            "unknown topic name rules {name:?}: expected \"v4\" or \"master\""
-        ))),
-    }
+    name.parse().map_err(|_| {
+        PulsarRoutingError::new_err(format!(
+            "unknown topic name rules {name:?}: expected \"4.2\", \"v4\" or \"master\""
+        ))
+    })
 }
 
 /// The Python name of a rule set, the inverse of [`topic_name_rules`].
 pub(crate) const fn rules_name(rules: TopicNameRules) -> &'static str {
-    match rules {
-        TopicNameRules::V4 => "v4",
-        TopicNameRules::Master => "master",
-    }
+    rules.name()
 }

@@ -59,7 +59,7 @@ def test_bundle_range_names_round_trip(lower: int, width: int) -> None:
 
 @given(st.one_of(name_like, st.builds("{}/{}".format, name_like, name_like)))
 def test_canonical_names_parse_to_the_same_topic(name: str) -> None:
-    for rules in ("v4", "master"):
+    for rules in ("4.2", "v4", "master"):
         try:
             topic = pr.TopicName(name, rules=rules)
         except pr.TopicNameError:

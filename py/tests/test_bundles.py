@@ -23,7 +23,6 @@ NAMES = [
     "t/ns/orders",
     "non-persistent://t/ns/metrics",
     "persistent://t/ns/Grüße 日本語 😀",
-    "persistent://tenant/cluster/ns/v1-topic",
     "x-partition-2",
     "PERSISTENT://t/ns/upper",
 ]
@@ -58,11 +57,13 @@ def test_topic_bundle() -> None:
     assert pr.topic_bundle("my-topic") == "0x00000000_0x40000000"
     assert pr.topic_bundle("my-topic", 4) == "0x00000000_0x40000000"
     assert pr.topic_bundle(pr.TopicName("my-topic"), 1) == "0x00000000_0xffffffff"
-    # The master rules hash an upper-case domain as written.
-    assert pr.topic_bundle("PERSISTENT://t/ns/upper", 1000) == "0xe978d3f0_0xe9ba5d27"
-    assert pr.topic_bundle("PERSISTENT://t/ns/upper", 1000, rules="master") == (
-        "0xe8f5c182_0xe9374ab9"
-    )
+    # 4.2 and master hash an upper-case domain as written; v4 lowers it.
+    assert pr.topic_bundle("PERSISTENT://t/ns/upper", 1000, rules="v4") == "0xe978d3f0_0xe9ba5d27"
+    for rules in ("4.2", "master"):
+        assert pr.topic_bundle("PERSISTENT://t/ns/upper", 1000, rules=rules) == (
+            "0xe8f5c182_0xe9374ab9"
+        )
+    assert pr.topic_bundle("PERSISTENT://t/ns/upper", 1000) == "0xe8f5c182_0xe9374ab9"
     with pytest.raises(pr.TopicNameError):
         pr.topic_bundle("a/b", 4)
     with pytest.raises(pr.BundleError, match=r"^Invalid number of bundles\. Number of bundles has to be in the range of \(0, 2\^32\]\.$"):
@@ -281,7 +282,14 @@ def test_split_equally() -> None:
 
 
 def test_batch_inputs_agree_with_one_at_a_time() -> None:
-    topics: list[Topic] = [*NAMES, None, pr.TopicName("TOPIC://t/ns/x", rules="master"), "last"]
+    # Parsed objects keep their own rules, here the ones that accept them.
+    topics: list[Topic] = [
+        *NAMES,
+        None,
+        pr.TopicName("TOPIC://t/ns/x", rules="master"),
+        pr.TopicName("persistent://tenant/cluster/ns/v1-topic", rules="v4"),
+        "last",
+    ]
     texts = [t for t in topics if isinstance(t, str)]
     inputs: list[tuple[Any, Sequence[Topic]]] = [
         (topics, topics),

@@ -13,8 +13,16 @@ import pulsar_routing as pr
 
 from .golden import golden, rows
 
-# A row without `impl` (or with "both") holds under both rule sets.
-RULES_OF_IMPL = {None: ("v4", "master"), "both": ("v4", "master"), "v4": ("v4",), "master": ("master",)}
+# A row without `impl` (or with "both") holds under both builds' rule sets.
+# The 4.2 rules hold where 4.2.4 prints the row again unchanged (the golden
+# README's "Printing them again"): rows of both builds, and master rows
+# outside the topic:// and segment:// domains 4.2.4 does not have.
+RULES_OF_IMPL = {
+    None: ("v4", "master", "4.2"),
+    "both": ("v4", "master", "4.2"),
+    "v4": ("v4",),
+    "master": ("master", "4.2"),
+}
 
 PARSED_FIELDS = (
     "domain",
@@ -33,8 +41,17 @@ PARSED_FIELDS = (
 )
 
 
+def names_scalable_domain(name: str) -> bool:
+    domain, sep, _ = name.partition("://")
+    return bool(sep) and domain.lower() in ("topic", "segment")
+
+
 def rules_of(row: dict[str, Any]) -> tuple[str, ...]:
-    return RULES_OF_IMPL[row.get("impl")]
+    rules = RULES_OF_IMPL[row.get("impl")]
+    name = row["input"] if "input" in row else row["topic"]
+    if row.get("impl") == "master" and names_scalable_domain(name):
+        return ("master",)
+    return rules
 
 
 def hex_list(values: list[int]) -> list[str]:

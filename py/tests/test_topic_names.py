@@ -29,7 +29,7 @@ def test_short_and_full_names() -> None:
     assert topic.partitioned_topic_name == "persistent://public/default/my-topic"
     assert topic.persistent
     assert topic.segment_descriptor is None
-    assert topic.rules == "v4"
+    assert topic.rules == "4.2"
     assert topic.crc32 == pr.crc32(str(topic))
     # getPartition appends unless the name already ends with that suffix.
     assert topic.partition(3) == str(topic)
@@ -38,7 +38,7 @@ def test_short_and_full_names() -> None:
 
 
 def test_v1_names_and_encodings() -> None:
-    v1 = pr.TopicName("non-persistent://tenant/cluster/ns/a b/é")
+    v1 = pr.TopicName("non-persistent://tenant/cluster/ns/a b/é", rules="v4")
     assert v1.cluster == "cluster"
     assert v1.namespace == "tenant/cluster/ns"
     assert not v1.persistent
@@ -57,7 +57,7 @@ def test_master_rules() -> None:
     assert upper.domain == "persistent"
     assert upper.rules == "master"
     # v4 lowers the domain, so the two names differ, and hash to different bundles.
-    lowered = pr.TopicName("PERSISTENT://t/ns/x")
+    lowered = pr.TopicName("PERSISTENT://t/ns/x", rules="v4")
     assert str(lowered) == "persistent://t/ns/x"
     assert upper != lowered
     assert upper.crc32 != lowered.crc32
@@ -65,6 +65,24 @@ def test_master_rules() -> None:
     assert segment.segment_descriptor == "0000-ffff-1"
     with pytest.raises(pr.TopicNameError):
         segment.partition(3)
+
+
+def test_the_default_is_pulsar_4_2() -> None:
+    # Java 4.2.4's answers (the golden README's "Printing them again").
+    v1 = "persistent://tenant/cluster/ns/topic"
+    with pytest.raises(pr.TopicNameError) as raised:
+        pr.TopicName(v1)
+    assert str(raised.value) == (
+        "V1 topic names (with cluster component) are no longer supported. "
+        f"Please use the V2 format: '<domain>://tenant/namespace/topic'. Got: {v1}"
+    )
+    assert pr.TopicName(v1, rules="v4").cluster == "cluster"
+    upper = pr.TopicName("PERSISTENT://public/default/upper")
+    assert str(upper) == "PERSISTENT://public/default/upper"
+    assert upper.rules == "4.2"
+    with pytest.raises(pr.TopicNameError, match="^Invalid topic domain: 'segment'$"):
+        pr.TopicName("segment://t/ns/x")
+    assert pr.TopicName("segment://t/ns/x/0000-ffff-1", rules="master").segment_descriptor
 
 
 def test_equality_hash_repr_and_pickle() -> None:
@@ -79,7 +97,9 @@ def test_equality_hash_repr_and_pickle() -> None:
     assert repr(short) == "TopicName('persistent://public/default/my-topic')"
     master = pr.TopicName("PERSISTENT://t/ns/x", rules="master")
     assert repr(master) == "TopicName('PERSISTENT://t/ns/x', rules='master')"
-    for topic in (short, master, pr.TopicName("t/ns/ünï cødé")):
+    v1 = pr.TopicName("persistent://t/c/ns/x", rules="v4")
+    assert repr(v1) == "TopicName('persistent://t/c/ns/x', rules='v4')"
+    for topic in (short, master, v1, pr.TopicName("t/ns/ünï cødé")):
         assert eval(repr(topic), {"TopicName": pr.TopicName}) == topic
         clone = pickle.loads(pickle.dumps(topic))
         assert clone == topic and clone.rules == topic.rules

@@ -149,9 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     bundle.add_argument(
         "--rules",
-        choices=("v4", "master"),
-        default="v4",
-        help="topic-name rules: released 4.x or 5.0 development (default: %(default)s)",
+        choices=("4.2", "v4", "master"),
+        default="4.2",
+        help="topic-name rules: the 4.2 release, an older 4.x line that accepts V1 names,"
+        " or 5.0 development (default: %(default)s)",
     )
     bundle.set_defaults(run=_bundle)
     if planner:

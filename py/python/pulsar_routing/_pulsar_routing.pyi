@@ -830,7 +830,8 @@ def partition_switch_ms(frequency: int = 10, max_publish_delay_us: int = 1000) -
 
 # Topic names.
 
-# "v4" (released 4.x, the default) or "master" (5.0 development).
+# "4.2" (the 4.2 release, checked against Pulsar 4.2.4; the default), "v4" (an
+# older 4.x line that accepts V1 names) or "master" (5.0 development).
 _Rules: TypeAlias = str
 # Many topics: an iterable of str/TopicName/None, a 1-D numpy array (dtype U,
 # O or T), or a pyarrow Array or ChunkedArray of string or large_string.
@@ -840,7 +841,7 @@ _Topics: TypeAlias = Iterable[str | TopicName | None] | NDArray[Any]
 class TopicName:
     """A topic name parsed as Java's TopicName.get; str() is the canonical name."""
 
-    def __new__(cls, name: str, *, rules: _Rules = "v4") -> Self: ...
+    def __new__(cls, name: str, *, rules: _Rules = "4.2") -> Self: ...
     @property
     def domain(self) -> str:
         """"persistent", "non-persistent", or (master rules) "topic" or "segment"."""
@@ -963,7 +964,7 @@ class NamespaceBundles:
 
     def bundle_for_hash(self, hash: int, *, strict: bool = False) -> BundleRange: ...
     def bundle_for_topic(
-        self, topic: str | TopicName, *, rules: _Rules = "v4", strict: bool = False
+        self, topic: str | TopicName, *, rules: _Rules = "4.2", strict: bool = False
     ) -> BundleRange:
         """The bundle of the CRC-32 of the topic's canonical name."""
 
@@ -981,7 +982,7 @@ class NamespaceBundles:
         max_msg_rate: int | None = None,
         max_bandwidth_mbytes: int | None = None,
         threshold_percent: int | None = None,
-        rules: _Rules = "v4",
+        rules: _Rules = "4.2",
     ) -> list[int] | None:
         """The split points the broker's algorithm chooses, or None for no split."""
 
@@ -996,7 +997,7 @@ class NamespaceBundles:
         max_msg_rate: int | None = None,
         max_bandwidth_mbytes: int | None = None,
         threshold_percent: int | None = None,
-        rules: _Rules = "v4",
+        rules: _Rules = "4.2",
     ) -> tuple[NamespaceBundles, list[BundleRange]]:
         """The layout after the broker's split, and the new bundles ([] for no split)."""
 
@@ -1010,13 +1011,13 @@ class NamespaceBundles:
         topics: _Topics,
         *,
         partitions: int | None = None,
-        rules: _Rules = "v4",
+        rules: _Rules = "4.2",
         strict: bool = False,
     ) -> NDArray[np.int32]:
         """The bundle index of every topic (-1 for None); shape (len, n) with partitions=n."""
 
     def count_per_bundle(
-        self, topics: _Topics, *, partitions: int | None = None, rules: _Rules = "v4"
+        self, topics: _Topics, *, partitions: int | None = None, rules: _Rules = "4.2"
     ) -> NDArray[np.int64]:
         """How many topics (or partitions) each bundle serves."""
 
@@ -1026,7 +1027,7 @@ class NamespaceBundles:
         topics: _Topics,
         *,
         partitions: int | None = None,
-        rules: _Rules = "v4",
+        rules: _Rules = "4.2",
     ) -> NDArray[np.bool_]:
         """True for each topic whose bundle in after differs from its bundle here."""
 
@@ -1035,7 +1036,7 @@ class NamespaceBundles:
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
 
-def topic_bundle(topic: str | TopicName, num_bundles: int = 4, *, rules: _Rules = "v4") -> str:
+def topic_bundle(topic: str | TopicName, num_bundles: int = 4, *, rules: _Rules = "4.2") -> str:
     """The name of the bundle that serves topic in the default layout of num_bundles."""
 
 def default_boundaries(num_bundles: int, /) -> list[int]:

@@ -12,9 +12,12 @@ use crate::errors::{rules_name, topic_name_error, topic_name_rules};
 
 /// A topic name, parsed as Java's `TopicName.get` parses it.
 ///
-/// `rules="v4"` (the default) follows the released 4.x broker, and
-/// `rules="master"` the 5.0 development line (V1 names and empty path parts
-/// rejected, a full name kept verbatim as its canonical form). `str()` is the
+/// `rules="4.2"` (the default) follows the 4.2 release, checked against
+/// Pulsar 4.2.4: V1 names and empty path parts are rejected and a full name
+/// is kept verbatim as its canonical form. `rules="v4"` is an older 4.x line
+/// (never checked against a release) that accepts V1 names and drops empty
+/// parts, and `rules="master"` the 5.0 development line, which adds the
+/// `topic://` and `segment://` domains. `str()` is the
 /// canonical name (Java's `toString()`), the text the broker hashes to find
 /// the topic's bundle. Two names are equal when their canonical names are.
 #[pyclass(frozen, module = "pulsar_routing", name = "TopicName")]
@@ -101,12 +104,12 @@ topic_name_methods! {
     crc32: u32 = |topic| topic.crc32();
     {
         #[new]
-        #[pyo3(signature = (name, *, rules = "v4"))]
+        #[pyo3(signature = (name, *, rules = "4.2"))]
         fn new(name: &str, rules: &str) -> PyResult<Self> {
             Self::parse(name, topic_name_rules(rules)?)
         }
 
-        /// The rules the name was parsed with: `"v4"` or `"master"`.
+        /// The rules the name was parsed with: `"4.2"`, `"v4"` or `"master"`.
         #[getter]
         fn rules(&self) -> &'static str {
             rules_name(self.0.rules())
@@ -134,8 +137,8 @@ topic_name_methods! {
         fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
             let name = PyString::new(py, self.0.canonical()).repr()?;
             Ok(match self.0.rules() {
-                TopicNameRules::V4 => format!("TopicName({name})"),
-                TopicNameRules::Master => format!("TopicName({name}, rules='master')"),
+                TopicNameRules::Pulsar4_2 => format!("TopicName({name})"),
+                rules => format!("TopicName({name}, rules='{}')", rules.name()),
             })
         }
 

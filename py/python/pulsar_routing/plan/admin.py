@@ -384,7 +384,7 @@ def _load_report(name: str, doc: dict[str, Any]) -> list[BundleTraffic]:
     return out
 
 
-def admin_topic_set(stats: AdminStats, *, rules: str = "v4") -> Any:
+def admin_topic_set(stats: AdminStats, *, rules: str = "4.2") -> Any:
     """The topics of admin stats as a :class:`~pulsar_routing.plan.bundles.TopicSet`.
 
     Each partition is its own topic (the broker places each partition by

@@ -119,7 +119,7 @@ def topic_set(
     *,
     partitions: int | None = None,
     weights: Sequence[float] | NDArray[np.float64] | Mapping[str, float] | None = None,
-    rules: str = "v4",
+    rules: str = "4.2",
 ) -> TopicSet:
     """Topics as given: names (all with ``partitions``, or non-partitioned) or a mapping name -> partitions.
 
@@ -273,7 +273,7 @@ def bundle_spread(
     split: bool | BundleRange | str = False,
     algorithm: str = "range_equally_divide",
     positions: Sequence[int] | None = None,
-    rules: str = "v4",
+    rules: str = "4.2",
     list_moved: int = 20,
 ) -> BundleReport:
     """The spread of topic-partitions over a layout, with the bundle count and split analyses.
@@ -357,7 +357,7 @@ def read_topics(
     partitions_column: str | None = None,
     weight_column: str | None = None,
     partitions: int | None = None,
-    rules: str = "v4",
+    rules: str = "4.2",
 ) -> TopicSet:
     """Topics from a file: text (one topic per line), or CSV/Parquet with a topic column.
 

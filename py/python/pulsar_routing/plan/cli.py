@@ -557,7 +557,9 @@ def fill_plan_parser(plan: argparse.ArgumentParser) -> None:
     p.add_argument("--positions", nargs="+", type=lambda t: int(t, 0), metavar="HASH",
                    help="split positions for the specified_positions algorithms")
     p.add_argument("--list-moved", type=int, default=20, metavar="K", help="moved topic-partitions listed (0: all)")
-    p.add_argument("--rules", choices=("v4", "master"), default="v4", help="topic-name rules")
+    p.add_argument(
+        "--rules", choices=("4.2", "v4", "master"), default="4.2", help="topic-name rules"
+    )
     _admin_args(p)
 
     p = command("autosplit", _autosplit,
