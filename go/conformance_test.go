@@ -342,7 +342,7 @@ func (a cargs) ranges(name string) []HashRange {
 }
 
 func (a cargs) rules() TopicNameRules {
-	return choose(a, "rules", "v4", map[string]TopicNameRules{"v4": RulesV4, "master": RulesMaster})
+	return choose(a, "rules", "4.2", map[string]TopicNameRules{"4.2": RulesPulsar42, "v4": RulesV4, "master": RulesMaster})
 }
 
 // choose maps an argument's name to its value.

@@ -411,8 +411,9 @@ static const char *status_kind(pulsar_routing_status status) {
 }
 
 static bool rules_of(const cJSON *args, pulsar_routing_topic_name_rules *rules, outcome *o) {
-    const char *r = str_arg(args, "rules", "v4");
-    if (!strcmp(r, "v4")) *rules = PULSAR_ROUTING_TOPIC_NAME_RULES_V4;
+    const char *r = str_arg(args, "rules", "4.2");
+    if (!strcmp(r, "4.2")) *rules = PULSAR_ROUTING_TOPIC_NAME_RULES_PULSAR_4_2;
+    else if (!strcmp(r, "v4")) *rules = PULSAR_ROUTING_TOPIC_NAME_RULES_V4;
     else if (!strcmp(r, "master")) *rules = PULSAR_ROUTING_TOPIC_NAME_RULES_MASTER;
     else {
         set_error(o, PULSAR_ROUTING_STATUS_UNKNOWN_TOPIC_NAME_RULES);

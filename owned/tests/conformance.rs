@@ -307,10 +307,14 @@ fn scheme(a: &Args) -> Result<HashingScheme, Failure> {
         .map_err(|e| failure("unknown_hashing_scheme", e))
 }
 
+/// The scenario's topic-name rules, or the core's default.
 fn rules(a: &Args) -> Result<TopicNameRules, Failure> {
-    text(a, "rules", "v4")
-        .parse::<TopicNameRules>()
-        .map_err(|e| failure("unknown_topic_name_rules", e))
+    match arg(a, "rules").and_then(Value::as_str) {
+        None => Ok(TopicNameRules::default()),
+        Some(name) => name
+            .parse::<TopicNameRules>()
+            .map_err(|e| failure("unknown_topic_name_rules", e)),
+    }
 }
 
 /// A routing key: text is `key()`, `{"hex": ...}` is `keyBytes()`.
