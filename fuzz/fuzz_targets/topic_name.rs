@@ -1,11 +1,11 @@
-//! `TopicName` on arbitrary text under either rule set: parsing never
+//! `TopicName` on arbitrary text under every rule set: parsing never
 //! panics, and whatever parses validates.
 //!
 //! - The canonical name (`Display`) is the concatenation of the pieces,
 //!   has the advertised length, parses again under the same rules to the
 //!   same topic (same name, same components, equal and equally hashed), and
 //!   is what the components say it is: the input itself for a full name
-//!   under the master rules, `domain://namespace/local` otherwise.
+//!   under the 4.2 and master rules, `domain://namespace/local` otherwise.
 //! - The components are what Java's checks accept: named entities for the
 //!   tenant, cluster and namespace, a non-blank local name.
 //! - `crc32()` is the CRC-32 of the canonical name, checked against a
@@ -105,7 +105,8 @@ enum Token {
 
 #[derive(Arbitrary, Debug)]
 struct Input {
-    master: bool,
+    /// The rule set: 4.2, v4 or master, by this modulo 3.
+    rules: u8,
     name: Vec<Token>,
     /// Partitions to ask for, besides -1, 0, the topic's own index and the
     /// `i32` extremes.
@@ -127,18 +128,22 @@ fn build(tokens: &[Token]) -> String {
 }
 
 fuzz_target!(|input: Input| {
-    let rules = if input.master {
-        TopicNameRules::Master
-    } else {
-        TopicNameRules::V4
+    let rules = match input.rules % 3 {
+        0 => TopicNameRules::Pulsar4_2,
+        1 => TopicNameRules::V4,
+        _ => TopicNameRules::Master,
     };
     let name = build(&input.name);
     check_partition_index(&name);
     check_partition_index(&build(&input.probe));
 
     let parsed = TopicName::parse_with(&name, rules);
-    if rules == TopicNameRules::V4 {
-        assert_eq!(TopicName::parse(&name), parsed, "parse is parse_with(V4)");
+    if rules == TopicNameRules::default() {
+        assert_eq!(
+            TopicName::parse(&name),
+            parsed,
+            "parse is parse_with(default)"
+        );
     }
     match parsed {
         Ok(topic) => check_topic(&name, &topic, rules, input.partitions),
@@ -146,13 +151,15 @@ fuzz_target!(|input: Input| {
     }
 });
 
-/// Every error prints, and the variants that only the master rules have
-/// only come from them.
+/// Every error prints, and the variants the v4 rules lack never come from
+/// them; the segment ones only come from the master rules.
 fn check_error(name: &str, e: TopicNameError<'_>, rules: TopicNameRules) {
     assert!(!e.to_string().is_empty());
     match e {
-        TopicNameError::V1NameUnsupported { .. }
-        | TopicNameError::SegmentWithoutDescriptor { .. }
+        TopicNameError::V1NameUnsupported { .. } => {
+            assert_ne!(rules, TopicNameRules::V4, "{e:?} for {name:?}");
+        }
+        TopicNameError::SegmentWithoutDescriptor { .. }
         | TopicNameError::InvalidSegmentDescriptor { .. } => {
             assert_eq!(rules, TopicNameRules::Master, "{e:?} for {name:?}");
         }
@@ -239,7 +246,7 @@ fn check_components(name: &str, topic: &TopicName<'_>, rules: TopicNameRules, di
             }
             match rules {
                 // A full name is its own canonical form.
-                TopicNameRules::Master => assert_eq!(display, name),
+                TopicNameRules::Master | TopicNameRules::Pulsar4_2 => assert_eq!(display, name),
                 TopicNameRules::V4 => {
                     assert_eq!(display, format!("{}://{path}", topic.domain().as_str()));
                 }
@@ -253,7 +260,7 @@ fn check_components(name: &str, topic: &TopicName<'_>, rules: TopicNameRules, di
             // `t/c/ns/x//` is a V1 name with local name `x//`), or a
             // one-part name (which the v4 rules may have surrounded with
             // empty parts).
-            if rules == TopicNameRules::Master {
+            if rules != TopicNameRules::V4 {
                 assert_eq!(cluster, None);
             }
             if name != path {
@@ -264,7 +271,7 @@ fn check_components(name: &str, topic: &TopicName<'_>, rules: TopicNameRules, di
                 );
                 let parts: Vec<&str> = match rules {
                     TopicNameRules::V4 => name.split('/').filter(|p| !p.is_empty()).collect(),
-                    TopicNameRules::Master => name.split('/').collect(),
+                    TopicNameRules::Master | TopicNameRules::Pulsar4_2 => name.split('/').collect(),
                 };
                 assert_eq!(parts, [local], "{name:?}");
             }
