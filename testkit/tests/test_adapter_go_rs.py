@@ -28,6 +28,7 @@ import contextlib
 import json
 import os
 import random
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -329,3 +330,82 @@ def test_adapted_client_lands_where_java_does(client: str, java_side: tuple[Plan
             assert 0 <= starts[run] < spec["n"], (run, starts[run])
     COST.update({client: line for line in out if line["event"] == "bench"})
     check(client, specs, sent, starts, java)
+
+
+def readme_block(fence: str) -> str:
+    readme = Path(os.environ.get("TESTKIT_README") or TESTKIT.parent / "README.md")
+    text = readme.read_text(encoding="utf-8")
+    section = text[text.index("## Make every client route like Java"):]
+    marker = f"```{fence}\n"
+    if marker not in section:
+        pytest.skip(f"README.md has no {marker.strip()} block in its adapter section yet")
+    start = section.index(marker) + len(marker)
+    return section[start:section.index("\n```", start)] + "\n"
+
+
+def build_readme_go(source: str, workdir: Path) -> list[str]:
+    """The block as a program of its own module, built offline against
+    clients/go (the module cache holds what build-go-rs.sh fetched)."""
+    repo = TESTKIT.parent
+    prefix = TESTKIT / ".build" / "prefix"
+    if not (prefix / "lib" / "pkgconfig").exists():
+        _missing("TESTKIT_GO_ADAPTER_SENDER", "the C library prefix (testkit/adapters/build-go-rs.sh)")
+    module = workdir / "go-example"
+    module.mkdir()
+    (module / "main.go").write_text(source, encoding="utf-8")
+    (module / "go.mod").write_text(
+        "module readme-example\n\ngo 1.24.0\n\n"
+        "require (\n\tgithub.com/apache/pulsar-client-go v0.19.0\n\tpulsar-routing/clients/go v0.0.0\n"
+        "\tpulsar-routing/go v0.0.0\n)\n\n"
+        f"replace pulsar-routing/clients/go => {repo / 'clients' / 'go'}\n\n"
+        f"replace pulsar-routing/go => {repo / 'go'}\n", encoding="utf-8")
+    (module / "go.sum").write_bytes((repo / "clients" / "go" / "go.sum").read_bytes())
+    go = os.environ.get("GO") or ("/usr/local/go/bin/go" if Path("/usr/local/go/bin/go").exists() else "go")
+    env = {**os.environ, "PKG_CONFIG_PATH": str(prefix / "lib" / "pkgconfig"), "CGO_ENABLED": "1",
+           "CGO_LDFLAGS": f"-Wl,-rpath,{prefix / 'lib'}", "GOFLAGS": "-mod=mod -buildvcs=false",
+           "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOTELEMETRY": "off"}
+    subprocess.run([go, "build", "-o", str(module / "example"), "."], cwd=module, env=env, check=True,
+                   timeout=300)
+    return [str(module / "example")]
+
+
+def build_readme_rs(source: str, workdir: Path) -> list[str]:
+    """The block as a crate of its own, built offline with the adapter
+    crate's lock and target directory (so only the block compiles)."""
+    crate_dir = TESTKIT.parent / "clients" / "pulsar-rs"
+    if not (crate_dir / "target" / "release").exists():
+        _missing("TESTKIT_RS_ADAPTER_SENDER", "the pulsar-rs adapter build (testkit/adapters/build-go-rs.sh)")
+    crate = workdir / "rs-example"
+    (crate / "src").mkdir(parents=True)
+    (crate / "src" / "main.rs").write_text(source, encoding="utf-8")
+    manifest = (crate_dir / "Cargo.toml").read_text(encoding="utf-8")
+    # The same versions and features as the adapter's own dependencies.
+    tokio = next(line for line in manifest.splitlines() if line.startswith("tokio = "))
+    pulsar = next(line for line in manifest.splitlines() if line.startswith("pulsar = "))
+    (crate / "Cargo.toml").write_text(
+        "[package]\nname = \"readme-example\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n"
+        "[workspace]\n\n[dependencies]\n"
+        f"pulsar-routing-pulsar-rs = {{ path = \"{crate_dir}\" }}\n{pulsar}\n{tokio}\n", encoding="utf-8")
+    (crate / "Cargo.lock").write_bytes((crate_dir / "Cargo.lock").read_bytes())
+    env = {**os.environ, "CARGO_TARGET_DIR": str(crate_dir / "target")}
+    subprocess.run(["cargo", "build", "--quiet", "--offline", "--release", "--bin", "readme-example"], cwd=crate,
+                   env=env, check=True, timeout=600)
+    return [str(crate_dir / "target" / "release" / "readme-example")]
+
+
+@pytest.mark.parametrize("language", ["go", "rs"])
+def test_readme_example_routes_like_java(language: str, tmp_path: Path) -> None:
+    """The README's Go and Rust examples, run against the test broker: the
+    key lands on partition 5 of 12, where the Java client sends it."""
+    from pulsar_testkit.harness import BrokerProcess, messages_by_payload
+
+    if language == "go":
+        command = build_readme_go(readme_block("go pulsar-client-go"), tmp_path)
+    else:
+        command = build_readme_rs(readme_block("rust pulsar-rs"), tmp_path)
+    with BrokerProcess({"topics": {"orders": {"partitions": 12}}}, tmp_path / "broker") as broker:
+        env = {**os.environ, "PULSAR_SERVICE_URL": broker.url}
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    got = messages_by_payload(broker.records())[b"order 17"]
+    assert [r["partition"] for r in got] == [partition_for_key("customer-000042", 12)] == [5]
