@@ -14,6 +14,10 @@
 #                   machine is kept and preferred;
 #   libcjson-dev    the JSON reader of the C conformance runner
 #                   (ffi-c/tests/conformance.c, scripts/conformance.sh);
+#   protobuf-compiler
+#                   protoc, which the pulsar crate (pulsar-rs) runs at build
+#                   time for the pulsar-rs adapter's wire test
+#                   (testkit/adapters/build-go-rs.sh);
 #   chromium        a real headless browser that opens the planner's HTML
 #                   report (py/tests/test_plan_html.py).
 #
@@ -30,6 +34,7 @@ packages=(
     "cmake /usr/bin/cmake"
     "libcjson-dev /usr/include/cjson/cJSON.h"
     "chromium /usr/bin/chromium"
+    "protobuf-compiler /usr/bin/protoc"
 )
 
 missing=()
@@ -44,7 +49,7 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 
 if [ "${#missing[@]}" -eq 0 ]; then
-    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, go, libcjson-dev, chromium)"
+    echo "system packages already installed (librdkafka-dev, valgrind, pkg-config, cmake, go, libcjson-dev, chromium, protobuf-compiler)"
     exit 0
 fi
 

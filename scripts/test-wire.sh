@@ -5,9 +5,13 @@
 # broker (testkit/pulsar_testkit) on a free 127.0.0.1 port for each sender,
 # send keyed, ordering-key and keyless messages through the real clients and
 # check the partition the broker recorded for every message against the
-# Python package (the core for Java, the `go` profile for Go). Exits non-zero
-# on any disagreement, or when a sender cannot be built. With --build it only
-# fetches and builds the senders (scripts/setup.sh).
+# Python package (the core for Java, the `go` profile for Go). It also
+# builds the clients with the adapters that make them route like Java
+# (Python and C over the pulsar-client wheel's libpulsar, Go, pulsar-rs:
+# testkit/adapters/) and checks that each of their messages lands where the
+# Java producer's copy did. Exits non-zero on any disagreement, or when a
+# sender cannot be built. With --build it only fetches and builds the
+# senders (scripts/setup.sh).
 #
 # Downloads, once: the Maven artifacts into ~/.m2 (Maven Central) and the
 # pinned Go module with its dependencies into the Go module cache (the Go
@@ -52,6 +56,23 @@ go_bin="$root/testkit/.build/wire-sender"
 (cd "$go_dir" && GOFLAGS=-mod=readonly "$GO" mod download -x 2>&1 | grep -E '^# get .*: 200|error' || true)
 (cd "$go_dir" && GOFLAGS="-mod=readonly -buildvcs=false" "$GO" build -o "$go_bin" .) ||
     die "the Go sender does not build"
+
+log "the adapters' senders: Python and C (testkit/adapters/build-python-c.sh)"
+# It prints the paths of what it built (TESTKIT_*=...), which the tests read.
+adapter_env="$(testkit/adapters/build-python-c.sh)"
+while IFS= read -r line; do
+    case $line in
+        TESTKIT_*=*) export "${line?}" ;;
+        *) printf '%s\n' "$line" ;;
+    esac
+done <<<"$adapter_env"
+log "the adapters' senders: Go and pulsar-rs (testkit/adapters/build-go-rs.sh)"
+# Its own checks (gofmt, vet, tests, clippy) run with the wire tests, not at setup.
+if [ "${1:-}" = --build ]; then
+    SKIP_CHECKS=1 testkit/adapters/build-go-rs.sh
+else
+    testkit/adapters/build-go-rs.sh
+fi
 
 if [ "${1:-}" = --build ]; then
     # scripts/setup.sh: fetch and build now, test later.
