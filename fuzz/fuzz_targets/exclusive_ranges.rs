@@ -246,7 +246,8 @@ fn check_add(
     live.push((c, ranges));
 }
 
-/// `select(h)` is the owner of the declared range holding `h % 65536`.
+/// `select(h)` is the owner of the declared range holding `h`, read as
+/// Java's `int` and not reduced (4.2.4's selector).
 fn check_select(sel: &ExclusiveSelector<Vec<u32>>, live: &[(u64, Vec<(i32, i32)>)]) {
     let mut probes: Vec<u32> = vec![0, 1, 65535, 65536, 65537, u32::MAX];
     for (_, ranges) in live {
@@ -259,7 +260,7 @@ fn check_select(sel: &ExclusiveSelector<Vec<u32>>, live: &[(u64, Vec<(i32, i32)>
         }
     }
     for h in probes {
-        let slot = i64::from(h % 65536);
+        let slot = i64::from(h as i32);
         let expected = live
             .iter()
             .find(|(_, ranges)| {
