@@ -36,8 +36,8 @@ import pytest
 from conftest import TESTKIT, _missing
 from keys import byte_keys, java_string_keys, utf16_hex
 from pulsar_routing.hashes import java_lossy_utf8
-from pulsar_routing.routers import RoundRobinRouter, partition_for_key, partition_for_key_bytes
-from test_adapter_python_c import instants, java_keyless_replay, lone, wire_keys
+from pulsar_routing.routers import RoundRobinRouter, partition_for_key
+from test_adapter_python_c import instants, java_keyless_replay, lone, run_java_reference, wire_keys
 from wire_check import Sent, describe, join, run_sender
 
 PARTITION_COUNTS = (1, 2, 3, 7, 12, 16, 100, 1000)
@@ -198,21 +198,7 @@ def java_side(java_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> 
         sender(client)
     workdir: Path = tmp_path_factory.mktemp("adapter-go-rs-java")
     plans = build_plans()
-    plan_path = workdir / "java-plan.tsv"
-    plan_path.write_text("\n".join(plans.java) + "\n", encoding="utf-8")
-    lines, records = run_sender(["java", "-cp", java_classpath, "pulsarrouting.testkit.WireProducer", str(plan_path)],
-                                {"topics": plans.topics}, workdir, "java")
-    java = join(lines, records, {(name, f"{name}/{mid}"): f"{name}/{mid}".encode()
-                                 for name, spec in plans.runs.items() for mid in spec["ids"]})
-    # The Java producer is the reference only where the core says it is.
-    for name, spec in plans.runs.items():
-        for s in java[name]:
-            kind, value = spec["ids"][s.id.split("/")[1]]
-            if kind == "key":
-                assert s.record["partition"] == partition_for_key(value, spec["n"], spec["scheme"]), s.id
-            elif kind == "bytes":
-                assert s.record["partition"] == partition_for_key_bytes(value, spec["n"], spec["scheme"]), s.id
-    return plans, java
+    return plans, run_java_reference(java_classpath, plans.java, plans.topics, plans.runs, workdir)
 
 
 def keyless_rule(spec: dict[str, Any], start: int) -> RoundRobinRouter:

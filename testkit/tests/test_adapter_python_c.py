@@ -32,7 +32,7 @@ import pytest
 from conftest import TESTKIT, _missing
 from keys import canonical, java_string_keys, utf16_hex
 from pulsar_routing.hashes import java_lossy_utf8
-from pulsar_routing.routers import RoundRobinRouter, partition_for_key
+from pulsar_routing.routers import RoundRobinRouter, partition_for_key, partition_for_key_bytes
 from wire_check import Sent, describe, join, run_sender
 
 PARTITION_COUNTS = (1, 2, 3, 7, 12, 16, 100, 1000)
@@ -171,23 +171,31 @@ def payloads(runs: dict[str, dict[str, Any]]) -> dict[tuple[str, str], bytes]:
     return {(run, f"{run}/{mid}"): f"{run}/{mid}".encode() for run, spec in runs.items() for mid in spec["ids"]}
 
 
-@pytest.fixture(scope="module")
-def java_side(java_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Plans, dict[str, list[Sent]]]:
-    workdir: Path = tmp_path_factory.mktemp("adapter-java")
-    plans = build_plans()
+def run_java_reference(java_classpath: str, java_plan: list[str], topics: dict[str, dict[str, int]],
+                       runs: dict[str, dict[str, Any]], workdir: Path) -> dict[str, list[Sent]]:
+    """The real Java producer sends the plan that every adapter's copy is
+    compared with; its keyed messages are checked against the core first."""
     plan_path = workdir / "java-plan.tsv"
-    plan_path.write_text("\n".join(plans.java) + "\n", encoding="utf-8")
+    plan_path.write_text("\n".join(java_plan) + "\n", encoding="utf-8")
     lines, records = run_sender(["java", "-cp", java_classpath, "pulsarrouting.testkit.WireProducer", str(plan_path)],
-                                {"topics": plans.topics}, workdir, "java")
-    java = join(lines, records, {(name, f"{name}/{mid}"): f"{name}/{mid}".encode()
-                                 for name, spec in plans.runs.items() for mid in spec["ids"]})
+                                {"topics": topics}, workdir, "java")
+    java = join(lines, records, payloads(runs))
     # The Java producer is the reference only where the core says it is.
-    for name, spec in plans.runs.items():
+    for name, spec in runs.items():
         for s in java[name]:
             kind, value = spec["ids"][s.id.split("/")[1]]
             if kind == "key":
                 assert s.record["partition"] == partition_for_key(value, spec["n"], spec["scheme"]), s.id
-    return plans, java
+            elif kind == "bytes":
+                assert s.record["partition"] == partition_for_key_bytes(value, spec["n"], spec["scheme"]), s.id
+    return java
+
+
+@pytest.fixture(scope="module")
+def java_side(java_classpath: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Plans, dict[str, list[Sent]]]:
+    workdir: Path = tmp_path_factory.mktemp("adapter-java")
+    plans = build_plans()
+    return plans, run_java_reference(java_classpath, plans.java, plans.topics, plans.runs, workdir)
 
 
 def adapter_sender(client: str) -> list[str]:
